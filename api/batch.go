@@ -1,0 +1,341 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// BatchStatus is the status of a batch.
+type BatchStatus string
+
+// The batch statuses of the contract.
+const (
+	BatchValidating BatchStatus = "validating"
+	BatchInProgress BatchStatus = "in_progress"
+	BatchFinalizing BatchStatus = "finalizing"
+	BatchCompleted  BatchStatus = "completed"
+	BatchFailed     BatchStatus = "failed"
+	BatchExpired    BatchStatus = "expired"
+	BatchCancelling BatchStatus = "cancelling"
+	BatchCancelled  BatchStatus = "cancelled"
+)
+
+// Terminal reports whether no further change will happen.
+func (s BatchStatus) Terminal() bool {
+	switch s {
+	case BatchCompleted, BatchFailed, BatchExpired, BatchCancelled:
+		return true
+	}
+	return false
+}
+
+// Batch is the object GET /batches/{id} returns. Raw keeps the bytes the
+// server sent, and MarshalJSON returns them, so that printing a decoded
+// batch loses no member the types do not know.
+type Batch struct {
+	ID               string          `json:"id"`
+	Object           string          `json:"object"`
+	Endpoint         string          `json:"endpoint"`
+	Model            string          `json:"model"`
+	CompletionWindow string          `json:"completion_window"`
+	Status           BatchStatus     `json:"status"`
+	CreatedAt        int64           `json:"created_at"`
+	FinalizedAt      *int64          `json:"finalized_at"`
+	RequestCounts    RequestCounts   `json:"request_counts"`
+	Usage            *BatchUsage     `json:"usage"`
+	Results          []ResultItem    `json:"results"`
+	Error            *BatchError     `json:"error"`
+	Raw              json.RawMessage `json:"-"`
+}
+
+// RequestCounts are the batch's request counters.
+type RequestCounts struct {
+	Total     int `json:"total"`
+	Completed int `json:"completed"`
+	Failed    int `json:"failed"`
+}
+
+// Done is completed plus failed.
+func (r RequestCounts) Done() int { return r.Completed + r.Failed }
+
+// BatchError is the batch-level error (a failed batch's reason, or the
+// 402 explanation). Code is set on the 402 form only.
+type BatchError struct {
+	Code    json.RawMessage `json:"code,omitempty"`
+	Message string          `json:"message"`
+}
+
+// Usage is the chat/batch usage object.
+type Usage struct {
+	PromptTokens            int                      `json:"prompt_tokens"`
+	CompletionTokens        int                      `json:"completion_tokens"`
+	TotalTokens             int                      `json:"total_tokens"`
+	CompletionTokensDetails *CompletionTokensDetails `json:"completion_tokens_details,omitempty"`
+	PromptTokensDetails     *PromptTokensDetails     `json:"prompt_tokens_details,omitempty"`
+	ServerToolUse           *ServerToolUse           `json:"server_tool_use,omitempty"`
+	ServerToolUseDetails    *ServerToolUse           `json:"server_tool_use_details,omitempty"`
+	Cost                    *float64                 `json:"cost,omitempty"`
+	CostDetails             json.RawMessage          `json:"cost_details,omitempty"`
+	IsBYOK                  *bool                    `json:"is_byok,omitempty"`
+}
+
+// CompletionTokensDetails break completion tokens down.
+type CompletionTokensDetails struct {
+	AudioTokens     *int `json:"audio_tokens,omitempty"`
+	ImageTokens     *int `json:"image_tokens,omitempty"`
+	ReasoningTokens *int `json:"reasoning_tokens,omitempty"`
+}
+
+// PromptTokensDetails break prompt tokens down.
+type PromptTokensDetails struct {
+	AudioTokens      *int `json:"audio_tokens,omitempty"`
+	CacheWriteTokens *int `json:"cache_write_tokens,omitempty"`
+	CachedTokens     *int `json:"cached_tokens,omitempty"`
+	FileTokens       *int `json:"file_tokens,omitempty"`
+	VideoTokens      *int `json:"video_tokens,omitempty"`
+}
+
+// ServerToolUse counts server-side tool use. WebSearchRequests and
+// ToolCallsRequested overlap and must not be summed.
+type ServerToolUse struct {
+	ToolCallsExecuted  *int `json:"tool_calls_executed,omitempty"`
+	ToolCallsRequested *int `json:"tool_calls_requested,omitempty"`
+	WebSearchRequests  *int `json:"web_search_requests,omitempty"`
+}
+
+// BatchUsage is the batch-level usage: the three token counts plus cost and
+// billing members.
+type BatchUsage struct {
+	Usage
+	Iterations    json.RawMessage `json:"iterations,omitempty"`
+	ServiceTier   *string         `json:"service_tier,omitempty"`
+	Speed         json.RawMessage `json:"speed,omitempty"`
+	CacheCreation json.RawMessage `json:"cache_creation,omitempty"`
+}
+
+// ResultItem is one element of a batch's results. Exactly one of Response
+// and Error is set on the real service.
+type ResultItem struct {
+	ID       string          `json:"id"`
+	CustomID string          `json:"custom_id"`
+	Response *ResultResponse `json:"response"`
+	Error    *ItemError      `json:"error"`
+	Raw      json.RawMessage `json:"-"`
+}
+
+// ResultResponse is the upstream answer of one batch request.
+type ResultResponse struct {
+	StatusCode int             `json:"status_code"`
+	RequestID  *string         `json:"request_id"`
+	Body       json.RawMessage `json:"body"`
+}
+
+// ItemError is why one batch request failed.
+type ItemError struct {
+	Type      string     `json:"type"`
+	Message   string     `json:"message"`
+	Param     *string    `json:"param"`
+	ErrorType *ErrorType `json:"error_type,omitempty"`
+}
+
+// Failed reports whether the item failed: an error, or a non-2xx answer.
+func (r *ResultItem) Failed() bool {
+	if r.Error != nil {
+		return true
+	}
+	return r.Response == nil || r.Response.StatusCode < 200 || r.Response.StatusCode > 299
+}
+
+// ErrorTypeName is the item's canonical error type, its error's type, or "".
+func (r *ResultItem) ErrorTypeName() string {
+	if r.Error == nil {
+		return ""
+	}
+	if r.Error.ErrorType != nil && *r.Error.ErrorType != "" {
+		return string(*r.Error.ErrorType)
+	}
+	return r.Error.Type
+}
+
+// UnmarshalJSON keeps the raw bytes of the item.
+func (r *ResultItem) UnmarshalJSON(b []byte) error {
+	type plain ResultItem
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = ResultItem(p)
+	r.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// MarshalJSON returns the bytes the server sent, when there are some.
+func (r ResultItem) MarshalJSON() ([]byte, error) {
+	if len(r.Raw) > 0 {
+		return r.Raw, nil
+	}
+	type plain ResultItem
+	return json.Marshal(plain(r))
+}
+
+// UnmarshalJSON keeps the raw bytes of the batch.
+func (b *Batch) UnmarshalJSON(data []byte) error {
+	type plain Batch
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*b = Batch(p)
+	b.Raw = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// MarshalJSON returns the bytes the server sent, when there are some.
+func (b Batch) MarshalJSON() ([]byte, error) {
+	if len(b.Raw) > 0 {
+		return b.Raw, nil
+	}
+	type plain Batch
+	return json.Marshal(plain(b))
+}
+
+// CreatedTime converts created_at, which the service sends in seconds or
+// milliseconds: a value above 10^11 is milliseconds.
+func (b *Batch) CreatedTime() time.Time { return UnixAuto(b.CreatedAt) }
+
+// FinalizedTime is finalized_at as a time, zero when null.
+func (b *Batch) FinalizedTime() time.Time {
+	if b.FinalizedAt == nil {
+		return time.Time{}
+	}
+	return UnixAuto(*b.FinalizedAt)
+}
+
+// UnixAuto reads a timestamp in seconds or milliseconds by its magnitude.
+func UnixAuto(v int64) time.Time {
+	if v > 1e11 || v < -1e11 {
+		return time.UnixMilli(v)
+	}
+	return time.Unix(v, 0)
+}
+
+// ErrorTypeCounts counts failed results per error type ("" for failures
+// without one, such as a non-2xx response).
+func (b *Batch) ErrorTypeCounts() map[string]int {
+	m := map[string]int{}
+	for i := range b.Results {
+		if b.Results[i].Failed() {
+			m[b.Results[i].ErrorTypeName()]++
+		}
+	}
+	return m
+}
+
+// GetBatch fetches a batch. On a 402 it returns an *APIError whose Batch
+// holds the metadata the server sent.
+func (c *Client) GetBatch(ctx context.Context, id string) (*Batch, error) {
+	b, _, err := c.GetBatchRaw(ctx, id)
+	return b, err
+}
+
+// GetBatchRaw is GetBatch that also returns the body exactly as sent.
+func (c *Client) GetBatchRaw(ctx context.Context, id string) (*Batch, []byte, error) {
+	if id == "" {
+		return nil, nil, &ValidationError{Field: "id", Rule: "is required (minimum length 1)"}
+	}
+	var b Batch
+	type plain Batch // decoded without Batch.UnmarshalJSON: the body is kept once, below
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id)}, (*plain)(&b))
+	if err != nil {
+		var ae *APIError
+		if errors.As(err, &ae) && ae.Status == http.StatusPaymentRequired && len(ae.Body) > 0 {
+			var meta Batch
+			if json.Unmarshal(ae.Body, &meta) == nil && meta.ID != "" {
+				ae.Batch = &meta
+			}
+		}
+		return nil, raw, err
+	}
+	b.Raw = raw
+	return &b, raw, nil
+}
+
+// BatchRequest is one line of a batch submission.
+type BatchRequest struct {
+	CustomID string          `json:"custom_id"`
+	Body     json.RawMessage `json:"body"`
+}
+
+// BatchEndpoints are the endpoints a batch may target.
+var BatchEndpoints = []string{"/v1/chat/completions", "/v1/responses", "/v1/messages", "/v1/embeddings"}
+
+// SubmitBatch sends POST /batches with the requests inline. It checks the
+// endpoint, the model form, and that every custom_id is present and unique
+// before sending.
+func (c *Client) SubmitBatch(ctx context.Context, endpoint, model string, reqs []BatchRequest) (*Batch, error) {
+	if err := ValidateBatchSubmission(endpoint, model, reqs); err != nil {
+		return nil, err
+	}
+	var body bytes.Buffer
+	// endpoint and model come before requests, as the service documents.
+	body.WriteString(`{"endpoint":`)
+	writeJSON(&body, endpoint)
+	body.WriteString(`,"model":`)
+	writeJSON(&body, model)
+	body.WriteString(`,"requests":`)
+	writeJSON(&body, reqs)
+	body.WriteString(`}`)
+	var b Batch
+	if _, err := c.call(ctx, request{method: http.MethodPost, path: "/batches", body: body.Bytes()}, &b); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+func writeJSON(buf *bytes.Buffer, v any) {
+	b, _ := json.Marshal(v)
+	buf.Write(b)
+}
+
+// ValidateBatchSubmission checks a submission without sending it.
+func ValidateBatchSubmission(endpoint, model string, reqs []BatchRequest) error {
+	ok := false
+	for _, e := range BatchEndpoints {
+		ok = ok || e == endpoint
+	}
+	if !ok {
+		return &ValidationError{Field: "endpoint", Rule: fmt.Sprintf("must be one of %v", BatchEndpoints)}
+	}
+	if err := ValidateModel(model); err != nil {
+		return err
+	}
+	if len(reqs) == 0 {
+		return &ValidationError{Field: "requests", Rule: "at least one request is required"}
+	}
+	seen := make(map[string]int, len(reqs))
+	for i, r := range reqs {
+		if r.CustomID == "" {
+			return &ValidationError{Field: fmt.Sprintf("requests[%d].custom_id", i), Rule: "is required"}
+		}
+		if j, dup := seen[r.CustomID]; dup {
+			return &ValidationError{Field: fmt.Sprintf("requests[%d].custom_id", i), Rule: fmt.Sprintf("must be unique (%q repeats requests[%d])", r.CustomID, j)}
+		}
+		seen[r.CustomID] = i
+		var m struct {
+			Model *string `json:"model"`
+		}
+		if len(r.Body) == 0 || json.Unmarshal(r.Body, &m) != nil {
+			return &ValidationError{Field: fmt.Sprintf("requests[%d].body", i), Rule: "must be a JSON object"}
+		}
+		if m.Model != nil && *m.Model != model {
+			return &ValidationError{Field: fmt.Sprintf("requests[%d].body.model", i), Rule: "must equal the batch model " + model}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,314 @@
+// Package api is the typed client of the Model Inference Gateway: batches,
+// responses (plain and streamed) and observability destinations, exact to
+// the contract in shared/spec/gateway-api.md. It imports no UI package.
+//
+// Keys are held so that they can never be printed: a Client formats as its
+// host only, and no error the package returns carries a key.
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults for the size limits a Client enforces against a hostile server.
+const (
+	DefaultMaxEventBytes = 32 << 20  // one server-sent event
+	DefaultMaxBodyBytes  = 512 << 20 // one JSON answer (a 100k-result batch is ~100 MB)
+	DefaultMaxErrorBytes = 1 << 20   // one error body
+)
+
+// Options configure a Client. Only BaseURL is required.
+type Options struct {
+	// BaseURL already carries the version prefix, e.g.
+	// https://gateway.example/api/v1.
+	BaseURL string
+	// APIKey authenticates batches and responses.
+	APIKey string
+	// ManagementKey authenticates observability calls. When empty the API
+	// key is sent there, so that the user sees the server's own 403.
+	ManagementKey string
+	// HTTPClient is used for every request; nil means a client with sane
+	// transport timeouts (no overall timeout: streams may be long).
+	HTTPClient *http.Client
+	// UserAgent is sent on every request.
+	UserAgent string
+	// Limits; zero means the package default.
+	MaxEventBytes int
+	MaxBodyBytes  int64
+	MaxErrorBytes int64
+	// Sleep waits between retries (409 on PATCH); nil means a real timer.
+	// Tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// credentials are kept behind a pointer so that fmt, printing a Client's
+// fields, shows an address and never the keys.
+type credentials struct {
+	apiKey        string
+	managementKey string
+}
+
+// Client talks to one gateway. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	creds     *credentials
+	http      *http.Client
+	userAgent string
+	maxEvent  int
+	maxBody   int64
+	maxError  int64
+	sleep     func(ctx context.Context, d time.Duration) error
+}
+
+// New checks the options and returns a Client.
+func New(o Options) (*Client, error) {
+	if strings.TrimSpace(o.BaseURL) == "" {
+		return nil, &ValidationError{Field: "base_url", Rule: "is required"}
+	}
+	u, err := url.Parse(strings.TrimRight(o.BaseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &ValidationError{Field: "base_url", Rule: "must be an http(s) URL such as https://host/api/v1"}
+	}
+	if u.User != nil {
+		return nil, &ValidationError{Field: "base_url", Rule: "must not carry credentials; use the key settings"}
+	}
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: defaultTransport()}
+	}
+	// Never follow a redirect to another host: the Authorization header must
+	// not travel there, and a silent hop is worth an explicit error.
+	copied := *hc
+	orig := copied.CheckRedirect
+	copied.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && !sameHost(req.URL, via[0].URL) {
+			return &RedirectError{To: req.URL.Scheme + "://" + req.URL.Host}
+		}
+		if orig != nil {
+			return orig(req, via)
+		}
+		if len(via) >= 5 {
+			return errors.New("stopped after 5 redirects")
+		}
+		return nil
+	}
+	c := &Client{
+		base:      u,
+		creds:     &credentials{apiKey: o.APIKey, managementKey: o.ManagementKey},
+		http:      &copied,
+		userAgent: o.UserAgent,
+		maxEvent:  o.MaxEventBytes,
+		maxBody:   o.MaxBodyBytes,
+		maxError:  o.MaxErrorBytes,
+		sleep:     o.Sleep,
+	}
+	if c.userAgent == "" {
+		c.userAgent = "gwdash"
+	}
+	if c.maxEvent <= 0 {
+		c.maxEvent = DefaultMaxEventBytes
+	}
+	if c.maxBody <= 0 {
+		c.maxBody = DefaultMaxBodyBytes
+	}
+	if c.maxError <= 0 {
+		c.maxError = DefaultMaxErrorBytes
+	}
+	if c.sleep == nil {
+		c.sleep = SleepContext
+	}
+	return c, nil
+}
+
+func defaultTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 60 * time.Second
+	t.TLSHandshakeTimeout = 10 * time.Second
+	return t
+}
+
+func sameHost(a, b *url.URL) bool {
+	return strings.EqualFold(a.Host, b.Host) && a.Scheme == b.Scheme
+}
+
+// String shows where the client points, never its keys.
+func (c *Client) String() string { return "gateway " + c.base.Host }
+
+// GoString is String, so that %#v cannot reveal a key either.
+func (c *Client) GoString() string { return c.String() }
+
+// BaseURL returns the gateway's base URL.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// Host returns the gateway's host (and port).
+func (c *Client) Host() string { return c.base.Host }
+
+// HasAPIKey reports whether an API key is configured.
+func (c *Client) HasAPIKey() bool { return c.creds.apiKey != "" }
+
+// HasManagementKey reports whether a management key is configured.
+func (c *Client) HasManagementKey() bool { return c.creds.managementKey != "" }
+
+// SleepContext waits d or until ctx ends.
+func SleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type keyKind int
+
+const (
+	inferenceKey keyKind = iota
+	managementKey
+)
+
+func (c *Client) bearer(k keyKind) string {
+	if k == managementKey && c.creds.managementKey != "" {
+		return c.creds.managementKey
+	}
+	return c.creds.apiKey
+}
+
+// request describes one call.
+type request struct {
+	method string
+	path   string // relative to the base URL, starting with "/"
+	query  url.Values
+	body   any // marshalled as JSON when not nil; []byte is sent as is
+	key    keyKind
+	accept string
+	header http.Header
+}
+
+func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, error) {
+	u := *c.base
+	u.Path = strings.TrimRight(u.Path, "/") + r.path
+	u.RawPath = ""
+	if len(r.query) > 0 {
+		u.RawQuery = r.query.Encode()
+	}
+	var body io.Reader
+	if r.body != nil {
+		var buf []byte
+		switch b := r.body.(type) {
+		case []byte:
+			buf = b
+		default:
+			var err error
+			if buf, err = json.Marshal(b); err != nil {
+				return nil, fmt.Errorf("encoding request: %w", err)
+			}
+		}
+		body = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("building request: %w", err)
+	}
+	for k, v := range r.header {
+		req.Header[k] = v
+	}
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	accept := r.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
+	req.Header.Set("User-Agent", c.userAgent)
+	if k := c.bearer(r.key); k != "" {
+		req.Header.Set("Authorization", "Bearer "+k)
+	}
+	return req, nil
+}
+
+// send performs the request. On a non-2xx status it reads the error body
+// and returns an *APIError (with the response closed). On success the
+// caller owns resp.Body.
+func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
+	req, err := c.newRequest(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.transportError(ctx, r, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, c.readAPIError(resp)
+	}
+	return resp, nil
+}
+
+// call sends the request and decodes a JSON answer into out, returning the
+// raw body as well.
+func (c *Client) call(ctx context.Context, r request, out any) ([]byte, error) {
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := c.readBody(resp.Body, c.maxBody)
+	if err != nil {
+		return nil, &TransportError{Op: r.method + " " + r.path, Err: err}
+	}
+	if err := decodeJSON(raw, out); err != nil {
+		return raw, &DecodeError{Op: r.method + " " + r.path, Status: resp.StatusCode, Err: err}
+	}
+	return raw, nil
+}
+
+// readBody reads at most limit bytes and fails beyond it.
+func (c *Client) readBody(r io.Reader, limit int64) ([]byte, error) {
+	raw, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(raw)) > limit {
+		return nil, &TooLargeError{What: "response body", Limit: limit}
+	}
+	return raw, nil
+}
+
+func decodeJSON(raw []byte, out any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return errors.New("empty body where JSON was expected")
+	}
+	return json.Unmarshal(raw, out)
+}
+
+func (c *Client) transportError(ctx context.Context, r request, err error) error {
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return re
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	// url.Error repeats the full URL; keep the operation short.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return &TransportError{Op: r.method + " " + r.path, Err: err}
+}

@@ -1,0 +1,184 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+// PollOptions tune a batch poller. Zero values take the defaults.
+type PollOptions struct {
+	// Interval is the steady interval while the batch changes (5s).
+	Interval time.Duration
+	// MaxInterval caps the interval as it lengthens while nothing
+	// changes (60s).
+	MaxInterval time.Duration
+	// NotFoundGrace is how long a 404 is retried after polling starts, for
+	// a batch submitted a moment ago (15s).
+	NotFoundGrace time.Duration
+	// PaymentInterval is the slow interval while a batch answers 402 (30s).
+	PaymentInterval time.Duration
+	// MaxBackoff caps the backoff on 5xx and transport errors (2m).
+	MaxBackoff time.Duration
+	// Jitter returns a factor in [0,1) used to spread backoffs; nil means
+	// math/rand.
+	Jitter func() float64
+}
+
+func (o PollOptions) withDefaults() PollOptions {
+	if o.Interval <= 0 {
+		o.Interval = 5 * time.Second
+	}
+	if o.MaxInterval < o.Interval {
+		o.MaxInterval = max(60*time.Second, o.Interval)
+	}
+	if o.NotFoundGrace <= 0 {
+		o.NotFoundGrace = 15 * time.Second
+	}
+	if o.PaymentInterval <= 0 {
+		o.PaymentInterval = 30 * time.Second
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 2 * time.Minute
+	}
+	if o.Jitter == nil {
+		o.Jitter = rand.Float64
+	}
+	return o
+}
+
+// PollSchedule decides when to poll a batch next. It is pure state (no I/O,
+// no timers) so that the command-line watcher and the dashboard share it:
+// the caller fetches, passes the result to Observe, and waits the delay
+// returned.
+type PollSchedule struct {
+	opts     PollOptions
+	started  time.Time
+	interval time.Duration
+	failures int
+	last     *Batch
+}
+
+// NewPollSchedule starts a schedule at now.
+func NewPollSchedule(opts PollOptions, now time.Time) *PollSchedule {
+	o := opts.withDefaults()
+	return &PollSchedule{opts: o, started: now, interval: o.Interval}
+}
+
+// PollDecision is what to do after one poll.
+type PollDecision struct {
+	// Done is true when polling must stop: a terminal status, or an error
+	// that polling cannot cure (401, 403, 404 after the grace, 410, ...).
+	Done bool
+	// Delay is the wait before the next poll when not Done.
+	Delay time.Duration
+	// Transient is true when err was an error worth retrying.
+	Transient bool
+	// Changed is true when the snapshot differs from the previous one.
+	Changed bool
+}
+
+// Observe records the outcome of one GET and returns what to do next.
+func (p *PollSchedule) Observe(b *Batch, err error, now time.Time) PollDecision {
+	if err == nil {
+		p.failures = 0
+		changed := p.last == nil || p.last.Status != b.Status || p.last.RequestCounts != b.RequestCounts
+		p.last = b
+		if b.Status.Terminal() {
+			return PollDecision{Done: true, Changed: changed}
+		}
+		if changed {
+			p.interval = p.opts.Interval
+		} else {
+			p.interval = min(p.interval*3/2, p.opts.MaxInterval)
+		}
+		return PollDecision{Delay: p.interval, Changed: changed}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return PollDecision{Done: true}
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		switch {
+		case ae.Status == http.StatusPaymentRequired:
+			changed := false
+			if ae.Batch != nil {
+				changed = p.last == nil || p.last.Status != ae.Batch.Status
+				p.last = ae.Batch
+			}
+			return PollDecision{Delay: p.opts.PaymentInterval, Transient: true, Changed: changed}
+		case ae.Status == http.StatusNotFound:
+			if now.Sub(p.started) < p.opts.NotFoundGrace && p.last == nil {
+				return PollDecision{Delay: min(2*time.Second, p.opts.NotFoundGrace), Transient: true}
+			}
+			return PollDecision{Done: true}
+		case ae.Status == http.StatusTooManyRequests:
+			if ae.RetryAfter > 0 {
+				p.failures++
+				return PollDecision{Delay: ae.RetryAfter, Transient: true}
+			}
+			return PollDecision{Delay: p.backoff(), Transient: true}
+		case ae.Status == http.StatusRequestTimeout || ae.Status >= 500:
+			if ae.RetryAfter > 0 {
+				p.failures++
+				return PollDecision{Delay: ae.RetryAfter, Transient: true}
+			}
+			return PollDecision{Delay: p.backoff(), Transient: true}
+		}
+		return PollDecision{Done: true}
+	}
+	if IsValidation(err) {
+		return PollDecision{Done: true}
+	}
+	// Transport errors, truncated or malformed bodies: back off and retry.
+	return PollDecision{Delay: p.backoff(), Transient: true}
+}
+
+// backoff is 1s, 2s, 4s ... capped, with up to 25% jitter either way.
+func (p *PollSchedule) backoff() time.Duration {
+	d := time.Second << min(p.failures, 16)
+	p.failures++
+	if d > p.opts.MaxBackoff {
+		d = p.opts.MaxBackoff
+	}
+	j := 0.75 + p.opts.Jitter()*0.5
+	return time.Duration(float64(d) * j)
+}
+
+// Last is the last good snapshot (including a 402's metadata), or nil.
+func (p *PollSchedule) Last() *Batch { return p.last }
+
+// PollUpdate is reported after every poll.
+type PollUpdate struct {
+	Batch    *Batch // the snapshot, or the last good one on error
+	Err      error  // this poll's error, nil on success
+	Decision PollDecision
+	At       time.Time
+}
+
+// WatchBatch polls a batch until a terminal status, an incurable error or
+// the end of ctx, calling report after every poll. It never polls after a
+// terminal status. It returns the last snapshot and the error that ended
+// polling (nil for a terminal status).
+func (c *Client) WatchBatch(ctx context.Context, id string, opts PollOptions, report func(PollUpdate)) (*Batch, error) {
+	sched := NewPollSchedule(opts, time.Now())
+	for {
+		b, err := c.GetBatch(ctx, id)
+		now := time.Now()
+		d := sched.Observe(b, err, now)
+		if report != nil {
+			report(PollUpdate{Batch: sched.Last(), Err: err, Decision: d, At: now})
+		}
+		if d.Done {
+			if err != nil {
+				return sched.Last(), err
+			}
+			return b, nil
+		}
+		if serr := c.sleep(ctx, d.Delay); serr != nil {
+			return sched.Last(), serr
+		}
+	}
+}

@@ -1,0 +1,429 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Seeded batch names, as keys of Seeds().
+const (
+	SeedChat       = "chat"
+	SeedResponses  = "responses"
+	SeedMessages   = "messages"
+	SeedEmbeddings = "embeddings"
+	SeedRunning    = "running"
+	SeedValidating = "validating"
+	SeedFinalizing = "finalizing"
+	SeedCancelling = "cancelling"
+	SeedCancelled  = "cancelled"
+	SeedExpired    = "expired"
+	SeedFailed     = "failed"
+	SeedPayment    = "payment"
+	SeedOld        = "old"
+	SeedMillis     = "millis"
+	SeedLarge      = "large"
+	SeedRateLimit  = "ratelimited"
+	SeedFlaky500   = "flaky500"
+	SeedFlaky502   = "flaky502"
+)
+
+// SeedInfo describes a seeded batch for `gwdash demo --serve`.
+type SeedInfo struct {
+	Name, ID, About string
+}
+
+type batchRecord struct {
+	ID        string
+	Endpoint  string
+	Model     string
+	Status    string // for static batches
+	CreatedAt int64  // as sent (seconds, or milliseconds for one)
+	created   time.Time
+	Finalized *time.Time
+	Total     int
+	Completed int
+	Failed    int
+	ErrorMsg  string
+	// live batches move through their states from created over duration.
+	live     bool
+	duration time.Duration
+	visible  time.Time
+	// results generator and cache of the encoded result list
+	results func() []json.RawMessage
+	once    sync.Once
+	encoded []json.RawMessage
+	usage   map[string]any
+	// behaviours
+	failFirst  int // answer failCode this many times first
+	failCode   int
+	retryAfter string
+	polls      int
+	payment    bool
+	gone       bool
+}
+
+type batchStore struct {
+	g     *Gateway
+	mu    sync.Mutex
+	byID  map[string]*batchRecord
+	seeds []SeedInfo
+	n     int
+}
+
+func newBatchStore(g *Gateway) *batchStore {
+	s := &batchStore{g: g, byID: map[string]*batchRecord{}}
+	s.seed()
+	return s
+}
+
+// Seeds lists the seeded batches in a stable order.
+func (g *Gateway) Seeds() []SeedInfo { return append([]SeedInfo(nil), g.batches.seeds...) }
+
+// SeedID returns the id of a seeded batch by name.
+func (g *Gateway) SeedID(name string) string {
+	for _, s := range g.batches.seeds {
+		if s.Name == name {
+			return s.ID
+		}
+	}
+	return ""
+}
+
+func (s *batchStore) add(name, about string, b *batchRecord) {
+	if b.CreatedAt == 0 {
+		b.CreatedAt = b.created.Unix()
+	}
+	b.ID = fmt.Sprintf("batch-%d-%s", b.created.Unix(), name)
+	s.byID[b.ID] = b
+	s.seeds = append(s.seeds, SeedInfo{Name: name, ID: b.ID, About: about})
+}
+
+func (s *batchStore) seed() {
+	now := s.g.start
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	fin := func(t time.Time) *time.Time { return &t }
+	static := func(status, endpoint, model string, created time.Time, total, done, failed int, gen func() []json.RawMessage) *batchRecord {
+		b := &batchRecord{Status: status, Endpoint: endpoint, Model: model, created: created, Total: total, Completed: done, Failed: failed, results: gen}
+		if terminal(status) {
+			b.Finalized = fin(created.Add(37 * time.Minute))
+		}
+		return b
+	}
+	chat := func(id string, n int) func() []json.RawMessage {
+		return func() []json.RawMessage { return chatResults(id, "openai/gpt-4o-mini", n, true) }
+	}
+	s.add(SeedChat, "completed chat batch: tool calls, citations, images, reasoning, logprobs, failures",
+		withCounts(static("completed", "/v1/chat/completions", "openai/gpt-4o-mini", ago(3*time.Hour), 0, 0, 0, chat("chat", 40))))
+	s.add(SeedResponses, "completed responses-format batch",
+		withCounts(static("completed", "/v1/responses", "openai/gpt-4o", ago(5*time.Hour), 0, 0, 0, func() []json.RawMessage { return responsesResults("responses", "openai/gpt-4o", 12) })))
+	s.add(SeedMessages, "completed messages-format batch",
+		withCounts(static("completed", "/v1/messages", "anthropic/claude-sonnet-4", ago(7*time.Hour), 0, 0, 0, func() []json.RawMessage { return messagesResults("messages", "anthropic/claude-sonnet-4", 10) })))
+	s.add(SeedEmbeddings, "completed embeddings batch (float and base64 vectors)",
+		withCounts(static("completed", "/v1/embeddings", "openai/text-embedding-3-small", ago(9*time.Hour), 0, 0, 0, func() []json.RawMessage { return embeddingResults("embeddings", "openai/text-embedding-3-small", 8) })))
+	run := &batchRecord{Endpoint: "/v1/chat/completions", Model: "openai/gpt-4o-mini", created: now, Total: 200, live: true, duration: s.g.opts.BatchDuration}
+	run.results = func() []json.RawMessage { return chatResults("running", run.Model, run.Total, true) }
+	s.add(SeedRunning, fmt.Sprintf("running now: validating -> in_progress -> finalizing -> completed over %s", s.g.opts.BatchDuration), run)
+	s.add(SeedValidating, "validating", static("validating", "/v1/chat/completions", "openai/gpt-4o-mini", ago(2*time.Minute), 500, 0, 0, nil))
+	s.add(SeedFinalizing, "finalizing", static("finalizing", "/v1/chat/completions", "openai/gpt-4o-mini", ago(50*time.Minute), 120, 117, 3, nil))
+	s.add(SeedCancelling, "cancelling", static("cancelling", "/v1/responses", "openai/gpt-4o", ago(20*time.Minute), 300, 41, 2, nil))
+	s.add(SeedCancelled, "cancelled with partial results",
+		withCounts(static("cancelled", "/v1/chat/completions", "openai/gpt-4o-mini", ago(26*time.Hour), 0, 0, 0, chat("cancelled", 9))))
+	exp := withCounts(static("expired", "/v1/chat/completions", "meta-llama/llama-3.1-70b-instruct", ago(50*time.Hour), 0, 0, 0, func() []json.RawMessage {
+		return chatResults("expired", "meta-llama/llama-3.1-70b-instruct", 6, false)
+	}))
+	exp.Total = 80
+	s.add(SeedExpired, "expired after the 24h window, partial results", exp)
+	failed := static("failed", "/v1/chat/completions", "openai/gpt-4o-mini", ago(4*time.Hour), 25, 0, 25, func() []json.RawMessage { return []json.RawMessage{} })
+	failed.ErrorMsg = "Batch validation failed: request 'req-7' targets model anthropic/claude-sonnet-4, but the batch model is openai/gpt-4o-mini"
+	s.add(SeedFailed, "failed batch with its reason", failed)
+	pay := withCounts(static("completed", "/v1/chat/completions", "openai/gpt-4o", ago(90*time.Minute), 0, 0, 0, func() []json.RawMessage {
+		return chatResults("payment", "openai/gpt-4o", 15, false)
+	}))
+	pay.payment = true
+	s.add(SeedPayment, fmt.Sprintf("402 until credits are added (after %d polls), then its results", s.g.opts.PaymentPolls), pay)
+	old := withCounts(static("completed", "/v1/chat/completions", "openai/gpt-4o-mini", ago(45*24*time.Hour), 0, 0, 0, chat("old", 5)))
+	old.gone = true
+	s.add(SeedOld, "created 45 days ago: 410, results deleted", old)
+	ms := withCounts(static("completed", "/v1/embeddings", "openai/text-embedding-3-small", ago(30*time.Minute), 0, 0, 0, func() []json.RawMessage {
+		return embeddingResults("millis", "openai/text-embedding-3-small", 4)
+	}))
+	ms.CreatedAt = ms.created.UnixMilli()
+	s.add(SeedMillis, "created_at in milliseconds", ms)
+	n := s.g.opts.LargeBatchSize
+	large := static("completed", "/v1/chat/completions", "openai/gpt-4o-mini", ago(11*time.Hour), 0, 0, 0, func() []json.RawMessage {
+		return chatResults("large", "openai/gpt-4o-mini", n, false)
+	})
+	large.Total = n
+	large.Failed = countFailures(n)
+	large.Completed = n - large.Failed
+	s.add(SeedLarge, fmt.Sprintf("%d results", n), large)
+	rl := withCounts(static("completed", "/v1/responses", "openai/gpt-4o", ago(15*time.Hour), 0, 0, 0, func() []json.RawMessage { return responsesResults("ratelimited", "openai/gpt-4o", 3) }))
+	rl.failFirst, rl.failCode, rl.retryAfter = 2, http.StatusTooManyRequests, "3"
+	s.add(SeedRateLimit, "429 with Retry-After: 3 on the first 2 polls", rl)
+	f5 := withCounts(static("completed", "/v1/chat/completions", "openai/gpt-4o-mini", ago(16*time.Hour), 0, 0, 0, chat("flaky500", 3)))
+	f5.failFirst, f5.failCode = 2, http.StatusInternalServerError
+	s.add(SeedFlaky500, "500 on the first 2 polls", f5)
+	f2 := withCounts(static("completed", "/v1/chat/completions", "openai/gpt-4o-mini", ago(17*time.Hour), 0, 0, 0, chat("flaky502", 3)))
+	f2.failFirst, f2.failCode = 2, http.StatusBadGateway
+	s.add(SeedFlaky502, "502 on the first 2 polls", f2)
+}
+
+// withCounts fills counts from the generated results.
+func withCounts(b *batchRecord) *batchRecord {
+	rs := b.resultsJSON()
+	b.Total, b.Completed, b.Failed = len(rs), 0, 0
+	for _, r := range rs {
+		if isFailure(r) {
+			b.Failed++
+		} else {
+			b.Completed++
+		}
+	}
+	return b
+}
+
+func isFailure(r json.RawMessage) bool {
+	var v struct {
+		Error    json.RawMessage `json:"error"`
+		Response *struct {
+			StatusCode int `json:"status_code"`
+		} `json:"response"`
+	}
+	json.Unmarshal(r, &v)
+	return (len(v.Error) > 0 && string(v.Error) != "null") || v.Response == nil || v.Response.StatusCode >= 300
+}
+
+func terminal(status string) bool {
+	switch status {
+	case "completed", "failed", "expired", "cancelled":
+		return true
+	}
+	return false
+}
+
+func (b *batchRecord) resultsJSON() []json.RawMessage {
+	b.once.Do(func() {
+		if b.results != nil {
+			b.encoded = b.results()
+			b.usage = sumUsage(b.encoded, b.Model)
+		}
+	})
+	return b.encoded
+}
+
+// snapshot computes the batch object as of now.
+func (b *batchRecord) snapshot(now time.Time) map[string]any {
+	status, done, failed := b.Status, b.Completed, b.Failed
+	var finalized *int64
+	if b.Finalized != nil {
+		v := b.Finalized.Unix()
+		finalized = &v
+	}
+	if b.live {
+		frac := float64(now.Sub(b.created)) / float64(b.duration)
+		total := b.Total
+		switch {
+		case frac < 0.1:
+			status, done, failed = "validating", 0, 0
+		case frac < 0.8:
+			status = "in_progress"
+			n := int(float64(total) * (frac - 0.1) / 0.7)
+			failed = n / 25
+			done = n - failed
+		case frac < 0.9:
+			status = "finalizing"
+			failed = total / 25
+			done = total - failed
+		default:
+			status = "completed"
+			rs := b.resultsJSON()
+			done, failed = 0, 0
+			for _, r := range rs {
+				if isFailure(r) {
+					failed++
+				} else {
+					done++
+				}
+			}
+			v := b.created.Add(b.duration * 9 / 10).Unix()
+			finalized = &v
+		}
+	}
+	obj := map[string]any{
+		"id": b.ID, "object": "batch", "endpoint": b.Endpoint, "model": b.Model,
+		"completion_window": "24h", "status": status, "created_at": b.CreatedAt,
+		"finalized_at":   finalized,
+		"request_counts": map[string]int{"total": b.Total, "completed": done, "failed": failed},
+		"usage":          nil, "results": nil, "error": nil,
+	}
+	if terminal(status) {
+		obj["results"] = b.resultsJSON()
+		if b.usage != nil {
+			obj["usage"] = b.usage
+		}
+	} else if done+failed > 0 {
+		// A running batch reports usage so far.
+		in, out := (done+failed)*42, done*118
+		cost, _, _ := costOf(b.Model, in, out)
+		obj["usage"] = map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out, "cost": round6(cost), "is_byok": false}
+	}
+	if status == "failed" && b.ErrorMsg != "" {
+		obj["error"] = map[string]any{"message": b.ErrorMsg}
+	}
+	return obj
+}
+
+func (g *Gateway) getBatch(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	s := g.batches
+	s.mu.Lock()
+	b, ok := s.byID[id]
+	if ok && g.now().Before(b.visible) {
+		ok = false
+	}
+	var failCode int
+	var payment bool
+	if ok {
+		b.polls++
+		if b.polls <= b.failFirst {
+			failCode = b.failCode
+		}
+		payment = b.payment && b.polls <= g.opts.PaymentPolls
+	}
+	s.mu.Unlock()
+	switch {
+	case !ok:
+		writeError(w, http.StatusNotFound, "Batch "+strconv.Quote(id)+" not found")
+		return
+	case b.gone || g.now().Sub(b.created) > 30*24*time.Hour:
+		writeError(w, http.StatusGone, "Batch results were deleted: results are kept 30 days after the batch is created")
+		return
+	case failCode == http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", b.retryAfter)
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(g.now().Add(3*time.Second).UnixMilli(), 10))
+		writeError(w, failCode, "Batch rate limit exceeded for this billable entity")
+		return
+	case failCode == http.StatusInternalServerError:
+		writeError(w, failCode, "Unexpected error in the batch ingress")
+		return
+	case failCode == http.StatusBadGateway:
+		writeError(w, failCode, "Batch service unavailable: upstream provider operation failed")
+		return
+	}
+	obj := b.snapshot(g.now())
+	if payment {
+		obj["results"] = nil
+		obj["error"] = map[string]any{"code": 402, "message": "The finalized batch cost exceeds your available balance. Add credits and poll again to receive the results."}
+		writeJSON(w, http.StatusPaymentRequired, obj)
+		return
+	}
+	writeJSON(w, http.StatusOK, obj)
+}
+
+type submitBody struct {
+	Endpoint string `json:"endpoint"`
+	Model    string `json:"model"`
+	Requests []struct {
+		CustomID *string        `json:"custom_id"`
+		Body     map[string]any `json:"body"`
+	} `json:"requests"`
+}
+
+var batchEndpoints = map[string]bool{"/v1/chat/completions": true, "/v1/responses": true, "/v1/messages": true, "/v1/embeddings": true}
+
+func (g *Gateway) submitBatch(w http.ResponseWriter, r *http.Request) {
+	var body submitBody
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		writeError(w, http.StatusBadRequest, "Invalid JSON body: "+err.Error())
+		return
+	}
+	if !batchEndpoints[body.Endpoint] {
+		writeError(w, http.StatusBadRequest, "endpoint: must be one of /v1/chat/completions, /v1/responses, /v1/messages, /v1/embeddings")
+		return
+	}
+	if !validModel(body.Model) {
+		writeError(w, http.StatusBadRequest, "model: must be <provider>/<model>")
+		return
+	}
+	if len(body.Requests) == 0 {
+		writeError(w, http.StatusBadRequest, "requests: at least one request is required")
+		return
+	}
+	seen := map[string]bool{}
+	for i, rq := range body.Requests {
+		if rq.CustomID == nil || *rq.CustomID == "" {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("requests[%d]: custom_id is required", i))
+			return
+		}
+		if seen[*rq.CustomID] {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("requests[%d]: custom_id %q is not unique", i, *rq.CustomID))
+			return
+		}
+		seen[*rq.CustomID] = true
+		if m, ok := rq.Body["model"].(string); ok && m != body.Model {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("requests[%d].body.model must equal the batch model", i))
+			return
+		}
+	}
+	now := g.now()
+	s := g.batches
+	s.mu.Lock()
+	s.n++
+	b := &batchRecord{Endpoint: body.Endpoint, Model: body.Model, created: now, CreatedAt: now.Unix(), Total: len(body.Requests),
+		live: true, duration: g.opts.BatchDuration}
+	b.ID = fmt.Sprintf("batch-%d-%06x", now.Unix(), g.rng.Uint32()&0xffffff)
+	ids := make([]string, len(body.Requests))
+	for i, rq := range body.Requests {
+		ids[i] = *rq.CustomID
+	}
+	endpoint, model := body.Endpoint, body.Model
+	b.results = func() []json.RawMessage { return resultsFor(endpoint, model, ids) }
+	s.byID[b.ID] = b
+	s.mu.Unlock()
+	writeJSON(w, http.StatusAccepted, b.snapshot(now))
+}
+
+// resultsFor generates results for submitted requests of an endpoint.
+func resultsFor(endpoint, model string, ids []string) []json.RawMessage {
+	out := make([]json.RawMessage, len(ids))
+	for i, id := range ids {
+		var body any
+		switch endpoint {
+		case "/v1/responses":
+			body = responseBody(id, model, i)
+		case "/v1/messages":
+			body = messageBody(id, model, i)
+		case "/v1/embeddings":
+			body = embeddingBody(id, model, i)
+		default:
+			body = chatBody(id, model, i, false)
+		}
+		out[i] = mustJSON(item(id, i, body))
+	}
+	return out
+}
+
+func validModel(m string) bool {
+	p, rest, ok := strings.Cut(m, "/")
+	return ok && p != "" && rest != "" && !strings.ContainsAny(m, " \t\r\n")
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func round6(f float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 8, 64), 64)
+	return v
+}

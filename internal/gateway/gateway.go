@@ -1,0 +1,312 @@
+// Package gateway is gwdash's embedded Model Inference Gateway: an
+// http.Handler that answers GET /batches/{id}, POST /batches, POST
+// /responses, GET /observability/destinations and PATCH
+// /observability/destinations/{id} as the contract says, with realistic
+// seeded data, so that the product can be tried and tested on loopback.
+//
+// It deliberately does not import package api: it is a second, independent
+// reading of the contract, so that a mistake in one shows up against the
+// other in tests.
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Demo keys, printed by `gwdash demo --serve`. They open nothing but the
+// embedded gateway.
+const (
+	DemoAPIKey        = "gw-demo-api-key-0000000000000000"
+	DemoManagementKey = "gw-demo-mgmt-key-000000000000000"
+)
+
+// Options configure a Gateway. Zero values take the defaults.
+type Options struct {
+	APIKey        string
+	ManagementKey string
+	// TokensPerSecond paces streamed output; 0 streams as fast as possible.
+	TokensPerSecond float64
+	// ThinkTime is the wait before the first token, filled with keep-alive
+	// comments every KeepAliveEvery.
+	ThinkTime      time.Duration
+	KeepAliveEvery time.Duration
+	// LargeBatchSize is the number of results of the large seeded batch.
+	LargeBatchSize int
+	// BatchDuration is how long a submitted batch takes from validating to
+	// completed.
+	BatchDuration time.Duration
+	// PaymentPolls is how many polls the 402 batch answers 402 before its
+	// credits are "added".
+	PaymentPolls int
+	// Faults.
+	Latency     time.Duration // added before every answer
+	ErrorRate   float64       // share of requests answered with a 5xx
+	DropRate    float64       // share of streams cut mid-way
+	Seed        uint64        // for the fault and text generators
+	Now         func() time.Time
+	RecordLimit int // requests kept for tests (default 1000)
+}
+
+func (o Options) withDefaults() Options {
+	if o.APIKey == "" {
+		o.APIKey = DemoAPIKey
+	}
+	if o.ManagementKey == "" {
+		o.ManagementKey = DemoManagementKey
+	}
+	if o.KeepAliveEvery <= 0 {
+		o.KeepAliveEvery = 150 * time.Millisecond
+	}
+	if o.LargeBatchSize <= 0 {
+		o.LargeBatchSize = 10000
+	}
+	if o.BatchDuration <= 0 {
+		o.BatchDuration = 40 * time.Second
+	}
+	if o.PaymentPolls <= 0 {
+		o.PaymentPolls = 3
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.RecordLimit <= 0 {
+		o.RecordLimit = 1000
+	}
+	if o.Seed == 0 {
+		o.Seed = 42
+	}
+	return o
+}
+
+// Recorded is one request the gateway received. Key says which key
+// authenticated it ("api", "management", "invalid" or "none"); the key
+// itself is never kept.
+type Recorded struct {
+	Method string
+	Path   string
+	Query  string
+	Key    string
+	Header http.Header
+	Body   []byte
+}
+
+// Gateway is the embedded gateway. It is safe for concurrent use.
+type Gateway struct {
+	opts  Options
+	start time.Time
+	mux   *http.ServeMux
+
+	mu       sync.Mutex
+	rng      *rand.Rand
+	batches  *batchStore
+	dests    *destStore
+	recorded []Recorded
+}
+
+// New builds a gateway with its seeded data.
+func New(opts Options) *Gateway {
+	o := opts.withDefaults()
+	g := &Gateway{opts: o, start: o.Now(), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}
+	g.batches = newBatchStore(g)
+	g.dests = newDestStore(g)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/batches/{id}", g.auth(inference, g.getBatch))
+	mux.HandleFunc("POST /api/v1/batches", g.auth(inference, g.submitBatch))
+	mux.HandleFunc("POST /api/v1/responses", g.auth(inference, g.createResponse))
+	mux.HandleFunc("GET /api/v1/observability/destinations", g.auth(management, g.listDestinations))
+	mux.HandleFunc("PATCH /api/v1/observability/destinations/{id}", g.auth(management, g.patchDestination))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)
+	})
+	g.mux = mux
+	return g
+}
+
+// ServeHTTP implements http.Handler.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.mux.ServeHTTP(w, r)
+}
+
+// Requests returns a copy of the requests received so far.
+func (g *Gateway) Requests() []Recorded {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]Recorded(nil), g.recorded...)
+}
+
+// RequestsTo returns the recorded requests whose method and path match.
+func (g *Gateway) RequestsTo(method, pathPrefix string) []Recorded {
+	var out []Recorded
+	for _, r := range g.Requests() {
+		if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (g *Gateway) now() time.Time { return g.opts.Now() }
+
+func (g *Gateway) chance(p float64) bool {
+	if p <= 0 {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.rng.Float64() < p
+}
+
+type keyNeed int
+
+const (
+	inference keyNeed = iota
+	management
+)
+
+// auth checks the bearer key, records the request, and applies faults.
+func (g *Gateway) auth(need keyNeed, h func(http.ResponseWriter, *http.Request)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, err := readLimited(r, 8<<20)
+		if err != nil {
+			writeError(w, http.StatusRequestEntityTooLarge, "request body too large")
+			return
+		}
+		kind := g.keyKind(r.Header.Get("Authorization"))
+		g.record(r, kind, body)
+		if g.opts.Latency > 0 {
+			select {
+			case <-time.After(g.opts.Latency):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		switch {
+		case kind == "none" && need == management:
+			writeError(w, http.StatusUnauthorized, "Missing Authentication header")
+			return
+		case kind == "none":
+			writeError(w, http.StatusUnauthorized, "No auth credentials found")
+			return
+		case kind == "invalid":
+			writeError(w, http.StatusUnauthorized, "Invalid API key")
+			return
+		case need == management && kind != "management":
+			writeError(w, http.StatusForbidden, "Only management keys can manage observability destinations")
+			return
+		case need == inference && kind == "management":
+			writeError(w, http.StatusForbidden, "Management keys cannot call inference endpoints; use an API key")
+			return
+		}
+		if g.chance(g.opts.ErrorRate) {
+			code := []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}[int(g.rng.Uint64()%3)]
+			if code == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", "1")
+			}
+			writeError(w, code, "injected fault: "+http.StatusText(code))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h(w, r)
+	}
+}
+
+func (g *Gateway) keyKind(authz string) string {
+	tok, ok := strings.CutPrefix(authz, "Bearer ")
+	if !ok || strings.TrimSpace(tok) == "" {
+		return "none"
+	}
+	switch {
+	case subtle.ConstantTimeCompare([]byte(tok), []byte(g.opts.ManagementKey)) == 1:
+		return "management"
+	case subtle.ConstantTimeCompare([]byte(tok), []byte(g.opts.APIKey)) == 1:
+		return "api"
+	}
+	return "invalid"
+}
+
+func (g *Gateway) record(r *http.Request, kind string, body []byte) {
+	h := r.Header.Clone()
+	h.Del("Authorization")
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.recorded) >= g.opts.RecordLimit {
+		g.recorded = g.recorded[1:]
+	}
+	g.recorded = append(g.recorded, Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Key: kind, Header: h, Body: body})
+}
+
+func readLimited(r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	defer r.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = errors.New("request body too large")
+	}
+	return b, err
+}
+
+// writeJSON writes v with the given status as application/json.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":500,"message":"encoding failed"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// writeError writes the contract's envelope; code equals the status.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"code": status, "message": msg}})
+}
+
+// Server is a gateway listening on loopback.
+type Server struct {
+	*Gateway
+	// URL is the base URL, ending in /api/v1.
+	URL  string
+	Addr string
+	srv  *http.Server
+	ln   net.Listener
+}
+
+// Start listens on addr (default 127.0.0.1:0) and serves the gateway.
+func Start(addr string, opts Options) (*Server, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	g := New(opts)
+	s := &Server{Gateway: g, Addr: ln.Addr().String(), ln: ln,
+		srv: &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second}}
+	s.URL = "http://" + s.Addr + "/api/v1"
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+// Close stops the server and its open streams.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		return s.srv.Close()
+	}
+	return nil
+}
