@@ -82,16 +82,16 @@ func (r Response) MarshalJSON() ([]byte, error) {
 // Content; reasoning items Summary and Content; function calls Name,
 // Arguments and CallID. Raw keeps the item (292 variants exist).
 type OutputItem struct {
-	Type      string            `json:"type"`
-	ID        string            `json:"id,omitempty"`
-	Role      string            `json:"role,omitempty"`
-	Status    string            `json:"status,omitempty"`
-	Content   []OutputContent   `json:"content,omitempty"`
-	Summary   []OutputContent   `json:"summary,omitempty"`
-	Name      string            `json:"name,omitempty"`
-	Arguments string            `json:"arguments,omitempty"`
-	CallID    string            `json:"call_id,omitempty"`
-	Raw       json.RawMessage   `json:"-"`
+	Type      string          `json:"type"`
+	ID        string          `json:"id,omitempty"`
+	Role      string          `json:"role,omitempty"`
+	Status    string          `json:"status,omitempty"`
+	Content   []OutputContent `json:"content,omitempty"`
+	Summary   []OutputContent `json:"summary,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Arguments string          `json:"arguments,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	Raw       json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON keeps the raw bytes.
@@ -152,8 +152,8 @@ type IncompleteReason struct {
 
 // ResponseUsage is the usage of a response.
 type ResponseUsage struct {
-	InputTokens         int `json:"input_tokens"`
-	InputTokensDetails  struct {
+	InputTokens        int `json:"input_tokens"`
+	InputTokensDetails struct {
 		CachedTokens     int  `json:"cached_tokens"`
 		CacheWriteTokens *int `json:"cache_write_tokens,omitempty"`
 	} `json:"input_tokens_details"`

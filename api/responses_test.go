@@ -108,7 +108,9 @@ func TestResponseValidationBoundaries(t *testing.T) {
 		}
 		return m
 	}
-	base := func() api.ResponseRequest { return api.ResponseRequest{Input: api.Input{Text: "hi"}, Model: "openai/gpt-4o"} }
+	base := func() api.ResponseRequest {
+		return api.ResponseRequest{Input: api.Input{Text: "hi"}, Model: "openai/gpt-4o"}
+	}
 	type tc struct {
 		name  string
 		mod   func(*api.ResponseRequest)

@@ -499,4 +499,3 @@ func decodeEvent(data []byte, name string) (Event, error) {
 	}
 	return ev, nil
 }
-
