@@ -1,0 +1,382 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) batchCommand() *cobra.Command {
+	c := &cobra.Command{Use: "batch", Short: "Inspect, watch and submit batches", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return inputErrorf("batch needs a command: get, watch, results or submit")
+		}}
+	c.AddCommand(a.batchGet(), a.batchWatch(), a.batchResults(), a.batchSubmit())
+	return c
+}
+
+func (a *app) batchGet() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "get ID",
+		Short: "Show a batch: status, counts, times, usage, failures",
+		Args:  exactArgs(1, "a batch id"),
+		RunE: func(c *cobra.Command, args []string) error {
+			_, client, err := a.client(true)
+			if err != nil {
+				return err
+			}
+			b, raw, err := client.GetBatchRaw(c.Context(), args[0])
+			if err != nil {
+				return a.batchError(err, asJSON)
+			}
+			if asJSON {
+				return writeRaw(a.io.Out, raw)
+			}
+			printBatch(a.io.Out, b, time.Now())
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the batch exactly as the server sent it")
+	return c
+}
+
+// batchError prints a 402's metadata before the error, so that nothing
+// the server sent is lost.
+func (a *app) batchError(err error, asJSON bool) error {
+	var ae *api.APIError
+	if errorsAs(err, &ae) && ae.Batch != nil {
+		if asJSON {
+			writeRaw(a.io.Out, ae.Body)
+		} else {
+			printBatch(a.io.Out, ae.Batch, time.Now())
+		}
+	}
+	return err
+}
+
+func (a *app) batchWatch() *cobra.Command {
+	var asJSON bool
+	var interval, timeout time.Duration
+	c := &cobra.Command{
+		Use:   "watch ID",
+		Short: "Poll a batch until it ends; exit 0 if it completed, 1 otherwise",
+		Args:  exactArgs(1, "a batch id"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if interval < 0 || timeout < 0 {
+				return inputErrorf("--interval and --timeout must not be negative")
+			}
+			cfg, client, err := a.client(true)
+			if err != nil {
+				return err
+			}
+			if interval == 0 {
+				interval = cfg.PollInterval
+			}
+			return a.watch(c.Context(), client, args[0], interval, timeout, asJSON)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the final batch exactly as the server sent it")
+	c.Flags().DurationVar(&interval, "interval", 0, "base poll interval (default: the config's poll_interval, 5s)")
+	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (default: no limit)")
+	return c
+}
+
+func (a *app) watch(ctx context.Context, client *api.Client, id string, interval, timeout time.Duration, asJSON bool) error {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	p := &progress{w: a.io.Err, tty: a.io.ErrTTY}
+	b, err := client.WatchBatch(ctx, id, api.PollOptions{Interval: interval}, p.report)
+	p.done()
+	if err != nil {
+		if b != nil && !asJSON {
+			printBatch(a.io.Out, b, time.Now())
+		}
+		if ctx.Err() == context.DeadlineExceeded {
+			return &exitError{code: ExitFailure, msg: fmt.Sprintf("timed out after %s; the batch is still %s", timeout, statusOf(b))}
+		}
+		return err
+	}
+	if asJSON {
+		out, _ := json.Marshal(b)
+		writeRaw(a.io.Out, out)
+	} else {
+		printBatch(a.io.Out, b, time.Now())
+	}
+	if b.Status != api.BatchCompleted {
+		return &exitError{code: ExitFailure, msg: "batch ended " + string(b.Status)}
+	}
+	return nil
+}
+
+func statusOf(b *api.Batch) string {
+	if b == nil {
+		return "unknown"
+	}
+	return string(b.Status)
+}
+
+// progress reports polls on stderr: one rewritten line on a terminal,
+// plain lines otherwise.
+type progress struct {
+	w    io.Writer
+	tty  bool
+	last string
+	open bool
+}
+
+func (p *progress) report(u api.PollUpdate) {
+	var line string
+	switch {
+	case u.Err != nil && u.Decision.Transient:
+		line = fmt.Sprintf("%s; retrying in %s", describe(u.Err), u.Decision.Delay.Round(time.Second))
+	case u.Err != nil:
+		return // reported by the caller
+	case u.Batch != nil:
+		rc := u.Batch.RequestCounts
+		line = fmt.Sprintf("%s %s/%s done (%s failed)", u.Batch.Status, format.Int(rc.Done()), format.Int(rc.Total), format.Int(rc.Failed))
+		if !u.Decision.Done {
+			line += fmt.Sprintf("; next poll in %s", u.Decision.Delay.Round(time.Second))
+		}
+	}
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\x1b[2K%s", line)
+		p.open = true
+		return
+	}
+	if line != p.last {
+		fmt.Fprintln(p.w, line)
+		p.last = line
+	}
+}
+
+func (p *progress) done() {
+	if p.tty && p.open {
+		fmt.Fprintln(p.w)
+	}
+}
+
+func (a *app) batchResults() *cobra.Command {
+	var failed bool
+	var errorType string
+	c := &cobra.Command{
+		Use:   "results ID",
+		Short: "Write a finished batch's results as JSON Lines, one result per line as sent",
+		Args:  exactArgs(1, "a batch id"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if errorType != "" && !api.ErrorType(errorType).Known() {
+				return inputErrorf("--error-type %q is not a canonical error type (e.g. rate_limit_exceeded, timeout)", errorType)
+			}
+			_, client, err := a.client(true)
+			if err != nil {
+				return err
+			}
+			b, err := client.GetBatch(c.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if b.Results == nil {
+				return &exitError{code: ExitFailure, msg: fmt.Sprintf("batch is %s: results come when it reaches a terminal status", b.Status)}
+			}
+			w := bufio.NewWriterSize(a.io.Out, 256<<10)
+			for i := range b.Results {
+				it := &b.Results[i]
+				if (failed || errorType != "") && !it.Failed() {
+					continue
+				}
+				if errorType != "" && it.ErrorTypeName() != errorType {
+					continue
+				}
+				w.Write(it.Raw)
+				w.WriteByte('\n')
+			}
+			return w.Flush()
+		},
+	}
+	c.Flags().BoolVar(&failed, "failed", false, "only failed results")
+	c.Flags().StringVar(&errorType, "error-type", "", "only failed results of this canonical error type")
+	return c
+}
+
+func (a *app) batchSubmit() *cobra.Command {
+	var model, endpoint string
+	var watch, asJSON bool
+	c := &cobra.Command{
+		Use:   "submit FILE",
+		Short: `Submit a JSON Lines file of {"custom_id":..., "body":{...}} requests ("-" reads stdin)`,
+		Args:  exactArgs(1, "a JSON Lines file or -"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if model == "" || endpoint == "" {
+				return inputErrorf("--model and --endpoint are required")
+			}
+			reqs, err := a.readRequests(args[0])
+			if err != nil {
+				return err
+			}
+			if err := api.ValidateBatchSubmission(endpoint, model, reqs); err != nil {
+				return err
+			}
+			cfg, client, err := a.client(true)
+			if err != nil {
+				return err
+			}
+			b, err := client.SubmitBatch(c.Context(), endpoint, model, reqs)
+			if err != nil {
+				return err
+			}
+			if watch {
+				fmt.Fprintf(a.io.Err, "submitted %s; watching\n", b.ID)
+				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, asJSON)
+			}
+			if asJSON {
+				out, _ := json.Marshal(b)
+				return writeRaw(a.io.Out, out)
+			}
+			fmt.Fprintf(a.io.Out, "%s\t%s\t%d requests\n", b.ID, b.Status, b.RequestCounts.Total)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&model, "model", "", "batch model, <provider>/<model>")
+	c.Flags().StringVar(&endpoint, "endpoint", "", "one of "+strings.Join(api.BatchEndpoints, ", "))
+	c.Flags().BoolVar(&watch, "watch", false, "watch the batch after submitting")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the batch exactly as the server sent it")
+	return c
+}
+
+// readRequests reads JSON Lines, refusing a line with no custom_id or a
+// repeated one by its line number.
+func (a *app) readRequests(name string) ([]api.BatchRequest, error) {
+	var r io.Reader = a.io.In
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, inputErrorf("reading %s: %v", name, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	var reqs []api.BatchRequest
+	seen := map[string]int{}
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var rq struct {
+			CustomID *string         `json:"custom_id"`
+			Body     json.RawMessage `json:"body"`
+		}
+		if err := json.Unmarshal([]byte(text), &rq); err != nil {
+			return nil, inputErrorf("%s line %d: not a JSON object: %v", name, line, err)
+		}
+		if rq.CustomID == nil || *rq.CustomID == "" {
+			return nil, inputErrorf("%s line %d: custom_id is required", name, line)
+		}
+		if prev, dup := seen[*rq.CustomID]; dup {
+			return nil, inputErrorf("%s line %d: custom_id %q repeats line %d", name, line, *rq.CustomID, prev)
+		}
+		if len(rq.Body) == 0 || rq.Body[0] != '{' {
+			return nil, inputErrorf("%s line %d: body must be a JSON object", name, line)
+		}
+		seen[*rq.CustomID] = line
+		reqs = append(reqs, api.BatchRequest{CustomID: *rq.CustomID, Body: rq.Body})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, inputErrorf("reading %s: %v", name, err)
+	}
+	if len(reqs) == 0 {
+		return nil, inputErrorf("%s holds no requests", name)
+	}
+	return reqs, nil
+}
+
+// printBatch writes the readable summary of a batch.
+func printBatch(w io.Writer, b *api.Batch, now time.Time) {
+	tw := newTable(w)
+	rc := b.RequestCounts
+	tw.row("batch", textsafe.Line(b.ID)+"  "+string(b.Status))
+	tw.row("endpoint", textsafe.Line(b.Endpoint))
+	tw.row("model", textsafe.Line(b.Model))
+	tw.row("window", textsafe.Line(b.CompletionWindow))
+	tw.row("created", format.LocalTime(b.CreatedTime())+" ("+format.Age(b.CreatedTime(), now)+")")
+	if fin := b.FinalizedTime(); !fin.IsZero() {
+		tw.row("finalized", format.LocalTime(fin)+" ("+format.Age(fin, now)+")")
+	} else {
+		tw.row("finalized", "—")
+	}
+	tw.row("requests", fmt.Sprintf("%s total · %s completed · %s failed · %s pending", format.Int(rc.Total), format.Int(rc.Completed), format.Int(rc.Failed), format.Int(max(0, rc.Total-rc.Done()))))
+	if u := b.Usage; u != nil {
+		line := fmt.Sprintf("prompt %s · completion %s · total %s · cost %s", format.Int(u.PromptTokens), format.Int(u.CompletionTokens), format.Int(u.TotalTokens), format.CostPtr(u.Cost))
+		if u.IsBYOK != nil && *u.IsBYOK {
+			line += " · BYOK"
+		}
+		tw.row("usage", line)
+	} else {
+		tw.row("usage", "—")
+	}
+	if b.Results != nil {
+		counts := b.ErrorTypeCounts()
+		keys := make([]string, 0, len(counts))
+		for k := range counts {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			return counts[keys[i]] > counts[keys[j]] || counts[keys[i]] == counts[keys[j]] && keys[i] < keys[j]
+		})
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			name := k
+			if name == "" {
+				name = "(no error type)"
+			}
+			parts[i] = fmt.Sprintf("%s %d", textsafe.Line(name), counts[k])
+		}
+		if len(parts) == 0 {
+			parts = []string{"none"}
+		}
+		tw.row("failures", strings.Join(parts, " · "))
+	}
+	if b.Error != nil && b.Error.Message != "" {
+		tw.row("error", textsafe.Line(b.Error.Message))
+	}
+	tw.flush()
+}
+
+// writeRaw writes bytes as sent, ending the line.
+func writeRaw(w io.Writer, raw []byte) error {
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		_, err := io.WriteString(w, "\n")
+		return err
+	}
+	return nil
+}
+
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return inputErrorf("%s needs %s (see --help)", c.CommandPath(), what)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,162 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gwdash/gwdash/config"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) configCommand() *cobra.Command {
+	c := &cobra.Command{Use: "config", Short: "Show where settings come from, or change the config file", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return inputErrorf("config needs a command: path, show or set")
+		}}
+	c.AddCommand(&cobra.Command{
+		Use: "path", Short: "Print the config file's path", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			path := a.flags.ConfigPath
+			if path == "" {
+				path = a.env("GWDASH_CONFIG")
+			}
+			if path == "" {
+				var err error
+				if path, err = config.DefaultPath(a.env); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintln(a.io.Out, path)
+			return nil
+		},
+	}, &cobra.Command{
+		Use: "show", Short: "Print the effective settings and where each came from (keys masked)", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := config.Load(config.Inputs{Flags: a.flags, Env: a.env})
+			if err != nil {
+				return err
+			}
+			for _, w := range cfg.Warnings {
+				fmt.Fprintln(a.io.Err, "gwdash: warning: "+w)
+			}
+			src := func(k string) string {
+				if s := cfg.Sources[k]; s != "" {
+					return s
+				}
+				return "not set"
+			}
+			t := newTable(a.io.Out)
+			t.row("SETTING", "VALUE", "FROM")
+			t.row("config", cfg.Path, src("config"))
+			t.row("profile", cfg.Profile, src("profile"))
+			t.row("base_url", orDash(cfg.BaseURL), src("base_url"))
+			t.row("api_key", config.Mask(cfg.APIKey), src("api_key"))
+			t.row("management_key", config.Mask(cfg.ManagementKey), src("management_key"))
+			t.row("workspace_id", orDash(cfg.WorkspaceID), src("workspace_id"))
+			t.row("theme", cfg.Theme, src("theme"))
+			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
+			t.row("read_only", fmt.Sprint(cfg.ReadOnly), src("read_only"))
+			t.flush()
+			return nil
+		},
+	}, a.configSet())
+	return c
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// settable lists what `config set` may write, with a setter each.
+var settable = map[string]func(p *config.Profile, v string) error{
+	"base_url":           func(p *config.Profile, v string) error { p.BaseURL = v; return config.CheckBaseURL(v, true) },
+	"api_key_cmd":        func(p *config.Profile, v string) error { p.APIKeyCmd = v; return nil },
+	"management_key_cmd": func(p *config.Profile, v string) error { p.ManagementKeyCmd = v; return nil },
+	"workspace_id":       func(p *config.Profile, v string) error { p.WorkspaceID = v; return nil },
+	"theme": func(p *config.Profile, v string) error {
+		if v != "auto" && v != "dark" && v != "light" {
+			return fmt.Errorf("theme must be auto, dark or light")
+		}
+		p.Theme = v
+		return nil
+	},
+	"poll_interval": func(p *config.Profile, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("poll_interval must be a positive duration like 5s")
+		}
+		p.PollInterval = v
+		return nil
+	},
+	"read_only": func(p *config.Profile, v string) error {
+		b := v == "true"
+		if v != "true" && v != "false" {
+			return fmt.Errorf("read_only must be true or false")
+		}
+		p.ReadOnly = &b
+		return nil
+	},
+}
+
+func (a *app) configSet() *cobra.Command {
+	keys := make([]string, 0, len(settable))
+	for k := range settable {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return &cobra.Command{
+		Use:   "set KEY VALUE",
+		Short: "Write a setting of the current profile to the config file (mode 0600)",
+		Long: "Write a setting of the current profile (--profile) to the config file, created with mode 0600.\n" +
+			"Keys: " + strings.Join(keys, ", ") + ".\nKeys themselves are not written by this command: use api_key_cmd, or the environment.",
+		Args: exactArgs(2, "a key and a value"),
+		RunE: func(c *cobra.Command, args []string) error {
+			set, ok := settable[args[0]]
+			if !ok {
+				return inputErrorf("config set: %q is not settable here (settable: %s)", args[0], strings.Join(keys, ", "))
+			}
+			path := a.flags.ConfigPath
+			if path == "" {
+				path = a.env("GWDASH_CONFIG")
+			}
+			if path == "" {
+				var err error
+				if path, err = config.DefaultPath(a.env); err != nil {
+					return err
+				}
+			}
+			f, err := config.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			profile := a.flags.Profile
+			if profile == "" {
+				profile = a.env("GWDASH_PROFILE")
+			}
+			if profile == "" {
+				profile = f.DefaultProfile
+			}
+			if profile == "" {
+				profile = "default"
+			}
+			if f.Profiles == nil {
+				f.Profiles = map[string]config.Profile{}
+			}
+			p := f.Profiles[profile]
+			if err := set(&p, args[1]); err != nil {
+				return inputErrorf("config set %s: %v", args[0], err)
+			}
+			f.Profiles[profile] = p
+			if err := config.Save(path, f); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.io.Err, "wrote %s in [profiles.%s] of %s\n", args[0], profile, path)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,385 @@
+// Package config resolves gwdash's settings from flags, the environment and
+// the config file (one section per profile), remembering where each value
+// came from. Keys can be read from a command so that they need not sit in
+// the file; they are never printed, only masked.
+package config
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Profile is one section of the config file.
+type Profile struct {
+	BaseURL          string `toml:"base_url,omitempty"`
+	APIKey           string `toml:"api_key,omitempty"`
+	APIKeyCmd        string `toml:"api_key_cmd,omitempty"`
+	ManagementKey    string `toml:"management_key,omitempty"`
+	ManagementKeyCmd string `toml:"management_key_cmd,omitempty"`
+	WorkspaceID      string `toml:"workspace_id,omitempty"`
+	Theme            string `toml:"theme,omitempty"`
+	PollInterval     string `toml:"poll_interval,omitempty"`
+	ReadOnly         *bool  `toml:"read_only,omitempty"`
+}
+
+// File is the config file: a default profile and the profiles by name.
+//
+//	default_profile = "prod"
+//	[profiles.prod]
+//	base_url = "https://gateway.example/api/v1"
+//	api_key_cmd = "pass show gateway"
+type File struct {
+	DefaultProfile string             `toml:"default_profile,omitempty"`
+	Profiles       map[string]Profile `toml:"profiles,omitempty"`
+}
+
+// Flags are the command-line overrides; empty strings are unset.
+type Flags struct {
+	BaseURL       string
+	APIKey        string
+	ManagementKey string
+	Profile       string
+	ConfigPath    string
+	Insecure      bool
+	ReadOnly      bool
+	Workspace     string
+	Theme         string
+}
+
+// Settings are the effective values.
+type Settings struct {
+	BaseURL       string
+	APIKey        string
+	ManagementKey string
+	WorkspaceID   string
+	Theme         string
+	PollInterval  time.Duration
+	ReadOnly      bool
+	Insecure      bool
+}
+
+// Resolved is the outcome of Load.
+type Resolved struct {
+	Settings
+	Profile string
+	Path    string
+	// Sources names where each setting came from: "flag --api-key",
+	// "env GWDASH_API_KEY", "file [profiles.prod]", "command (api_key_cmd)",
+	// "default".
+	Sources  map[string]string
+	Warnings []string
+}
+
+// Env reads an environment variable.
+type Env func(string) string
+
+// Inputs are what Load reads.
+type Inputs struct {
+	Flags Flags
+	Env   Env
+	// RunKeyCommand runs a *_cmd setting; nil means sh -c with a timeout.
+	RunKeyCommand func(ctx context.Context, command string) (string, error)
+}
+
+// ConfigError is a setting refused before any request is sent.
+type ConfigError struct{ Msg string }
+
+func (e *ConfigError) Error() string { return e.Msg }
+
+// DefaultPath is the config file in the user's config directory (XDG on
+// Linux, the platform's own elsewhere).
+func DefaultPath(env Env) (string, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	if x := env("XDG_CONFIG_HOME"); x != "" && runtime.GOOS != "windows" {
+		return filepath.Join(x, "gwdash", "config.toml"), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "gwdash", "config.toml"), nil
+}
+
+// StateDir is where gwdash keeps remembered state (recent ids and models):
+// $XDG_STATE_HOME/gwdash, ~/.local/state/gwdash on Unix, the user cache
+// directory elsewhere.
+func StateDir(env Env) (string, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	if x := env("XDG_STATE_HOME"); x != "" {
+		return filepath.Join(x, "gwdash"), nil
+	}
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		d, err := os.UserCacheDir()
+		return filepath.Join(d, "gwdash"), err
+	}
+	home := env("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(home, ".local", "state", "gwdash"), nil
+}
+
+// ReadFile parses a config file; a missing file is an empty File.
+func ReadFile(path string) (*File, error) {
+	var f File
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &f, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(b, path)
+}
+
+// Parse decodes config file bytes; name is used in messages.
+func Parse(b []byte, name string) (*File, error) {
+	var f File
+	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
+	if err != nil {
+		return nil, &ConfigError{Msg: fmt.Sprintf("config file %s: %v", name, err)}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, &ConfigError{Msg: fmt.Sprintf("config file %s: unknown setting %s", name, strings.Join(keys, ", "))}
+	}
+	for name, p := range f.Profiles {
+		if p.PollInterval != "" {
+			if _, err := time.ParseDuration(p.PollInterval); err != nil {
+				return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] poll_interval %q is not a duration like 5s", name, p.PollInterval)}
+			}
+		}
+	}
+	return &f, nil
+}
+
+// Save writes the file with mode 0600, through a temporary file and a
+// rename so that a failure never leaves half a file.
+func Save(path string, f *File) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(f); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Load resolves the settings: flags, then environment, then the file's
+// profile, then defaults.
+func Load(in Inputs) (*Resolved, error) {
+	env := in.Env
+	if env == nil {
+		env = os.Getenv
+	}
+	r := &Resolved{Sources: map[string]string{}}
+	path, src := in.Flags.ConfigPath, "flag --config"
+	if path == "" {
+		path, src = env("GWDASH_CONFIG"), "env GWDASH_CONFIG"
+	}
+	if path == "" {
+		var err error
+		if path, err = DefaultPath(env); err != nil {
+			return nil, err
+		}
+		src = "default"
+	}
+	r.Path, r.Sources["config"] = path, src
+	file, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+
+	r.Profile, r.Sources["profile"] = in.Flags.Profile, "flag --profile"
+	if r.Profile == "" {
+		r.Profile, r.Sources["profile"] = env("GWDASH_PROFILE"), "env GWDASH_PROFILE"
+	}
+	if r.Profile == "" {
+		r.Profile, r.Sources["profile"] = file.DefaultProfile, "file default_profile"
+	}
+	if r.Profile == "" {
+		r.Profile, r.Sources["profile"] = "default", "default"
+	}
+	prof, ok := file.Profiles[r.Profile]
+	if !ok && r.Sources["profile"] != "default" && len(file.Profiles) > 0 {
+		names := make([]string, 0, len(file.Profiles))
+		for n := range file.Profiles {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, &ConfigError{Msg: fmt.Sprintf("profile %q is not in %s (profiles: %s)", r.Profile, path, strings.Join(names, ", "))}
+	}
+	fileSrc := fmt.Sprintf("file [profiles.%s]", r.Profile)
+
+	pick := func(name, flag, flagName, envName, fileVal string) string {
+		switch {
+		case flag != "":
+			r.Sources[name] = "flag --" + flagName
+			return flag
+		case envName != "" && env(envName) != "":
+			r.Sources[name] = "env " + envName
+			return env(envName)
+		case fileVal != "":
+			r.Sources[name] = fileSrc
+			return fileVal
+		}
+		return ""
+	}
+	r.BaseURL = pick("base_url", in.Flags.BaseURL, "base-url", "GWDASH_BASE_URL", prof.BaseURL)
+	r.APIKey = pick("api_key", in.Flags.APIKey, "api-key", "GWDASH_API_KEY", prof.APIKey)
+	r.ManagementKey = pick("management_key", in.Flags.ManagementKey, "management-key", "GWDASH_MANAGEMENT_KEY", prof.ManagementKey)
+	r.WorkspaceID = pick("workspace_id", in.Flags.Workspace, "workspace", "GWDASH_WORKSPACE", prof.WorkspaceID)
+	r.Theme = pick("theme", in.Flags.Theme, "theme", "", prof.Theme)
+	if r.Theme == "" {
+		r.Theme, r.Sources["theme"] = "auto", "default"
+	}
+	r.PollInterval, r.Sources["poll_interval"] = 5*time.Second, "default"
+	if prof.PollInterval != "" {
+		r.PollInterval, _ = time.ParseDuration(prof.PollInterval)
+		r.Sources["poll_interval"] = fileSrc
+	}
+	switch {
+	case in.Flags.ReadOnly:
+		r.ReadOnly, r.Sources["read_only"] = true, "flag --read-only"
+	case prof.ReadOnly != nil:
+		r.ReadOnly, r.Sources["read_only"] = *prof.ReadOnly, fileSrc
+	default:
+		r.Sources["read_only"] = "default"
+	}
+	r.Insecure = in.Flags.Insecure
+
+	run := in.RunKeyCommand
+	if run == nil {
+		run = runCommand
+	}
+	for _, k := range []struct {
+		name, cmd string
+		dst       *string
+	}{{"api_key", prof.APIKeyCmd, &r.APIKey}, {"management_key", prof.ManagementKeyCmd, &r.ManagementKey}} {
+		if *k.dst != "" || k.cmd == "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		v, err := run(ctx, k.cmd)
+		cancel()
+		if err != nil {
+			return nil, &ConfigError{Msg: fmt.Sprintf("%s_cmd in [profiles.%s] failed: %v", k.name, r.Profile, err)}
+		}
+		*k.dst = v
+		r.Sources[k.name] = fmt.Sprintf("command (%s_cmd in [profiles.%s])", k.name, r.Profile)
+	}
+
+	if prof.APIKey != "" || prof.ManagementKey != "" || anyKey(file) {
+		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s holds a key and is readable by others (mode %#o): run chmod 600 %s", path, st.Mode().Perm(), path))
+		}
+	}
+	if r.BaseURL != "" {
+		if err := CheckBaseURL(r.BaseURL, r.Insecure); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func anyKey(f *File) bool {
+	for _, p := range f.Profiles {
+		if p.APIKey != "" || p.ManagementKey != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// runCommand runs a key command with sh -c and returns its trimmed output.
+// Its output never appears in an error.
+func runCommand(ctx context.Context, command string) (string, error) {
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("running %q: %v", command, err)
+	}
+	v := strings.TrimSpace(out.String())
+	if i := strings.IndexByte(v, '\n'); i >= 0 {
+		v = v[:i] // pass and friends print extra lines after the secret
+	}
+	if v == "" {
+		return "", fmt.Errorf("%q printed nothing", command)
+	}
+	return v, nil
+}
+
+// CheckBaseURL refuses a base URL that is not https and not loopback,
+// unless insecure is set.
+func CheckBaseURL(raw string, insecure bool) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return &ConfigError{Msg: fmt.Sprintf("base URL %q is not an http(s) URL like https://host/api/v1", raw)}
+	}
+	if u.Scheme == "https" || insecure || IsLoopback(u.Hostname()) {
+		return nil
+	}
+	return &ConfigError{Msg: fmt.Sprintf("base URL %s is plain http to a non-loopback host: keys would travel unencrypted; use https or pass --insecure", u.Scheme+"://"+u.Host)}
+}
+
+// IsLoopback reports whether host is localhost or a loopback address.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Mask shows that a key is set without showing it.
+func Mask(key string) string {
+	if key == "" {
+		return "(not set)"
+	}
+	if len(key) < 12 {
+		return "set (" + fmt.Sprint(len(key)) + " characters)"
+	}
+	return "••••" + key[len(key)-4:]
+}

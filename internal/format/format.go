@@ -1,0 +1,87 @@
+// Package format renders numbers, money, times and durations the same way
+// in the dashboard and the headless commands.
+package format
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Int renders n with thousands separators: 1234567 -> 1,234,567.
+func Int(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Cost renders credits in dollars with enough digits for small amounts.
+func Cost(c float64) string {
+	switch {
+	case c == 0:
+		return "$0"
+	case c < 0.01:
+		return "$" + strconv.FormatFloat(c, 'f', 6, 64)
+	case c < 1:
+		return "$" + strconv.FormatFloat(c, 'f', 4, 64)
+	}
+	return "$" + strconv.FormatFloat(c, 'f', 2, 64)
+}
+
+// CostPtr is Cost, or "—" when unknown.
+func CostPtr(c *float64) string {
+	if c == nil {
+		return "—"
+	}
+	return Cost(*c)
+}
+
+// Age renders how long ago t was: "12s ago", "3m ago", "5h ago", "2d ago".
+func Age(t, now time.Time) string {
+	d := now.Sub(t)
+	if d < 0 {
+		return "in " + Duration(-d)
+	}
+	return Duration(d) + " ago"
+}
+
+// Duration renders a duration coarsely: 850ms, 12s, 3m, 5h, 2d.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return strconv.Itoa(int(d.Milliseconds())) + "ms"
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d.Minutes())) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d.Hours())) + "h"
+	}
+	return strconv.Itoa(int(d.Hours()/24)) + "d"
+}
+
+// Seconds renders a duration in seconds with two decimals: 0.21s.
+func Seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+
+// LocalTime renders t in local time.
+func LocalTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
+
+// Percent renders a rate in [0,1] as a percentage without noise: 1 -> 100%,
+// 0.0001 -> 0.01%.
+func Percent(r float64) string {
+	return strconv.FormatFloat(r*100, 'f', -1, 64) + "%"
+}
