@@ -44,7 +44,7 @@ func (a *app) destList() *cobra.Command {
 			}
 			if all {
 				var ds []api.Destination
-				for d, err := range client.AllDestinations(c.Context(), opts.WorkspaceID, 100) {
+				for d, err := range client.AllDestinations(c.Context(), opts.WorkspaceID, opts.Limit) {
 					if err != nil {
 						return err
 					}
@@ -71,7 +71,7 @@ func (a *app) destList() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&workspace, "workspace", "", "workspace id (UUID); default: the configured workspace_id, else the key's default workspace")
 	f.IntVar(&offset, "offset", 0, "records to skip (at least 0)")
-	f.IntVar(&limit, "limit", 0, "page size, 1 to 100 (default: the server's)")
+	f.IntVar(&limit, "limit", 0, "page size, 1 to 100 (default: the server's; 100 with --all)")
 	f.BoolVar(&all, "all", false, "walk every page")
 	f.BoolVar(&asJSON, "json", false, "print what the server sent (with --all: every destination, as sent, in one data array)")
 	return c
