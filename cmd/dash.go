@@ -48,7 +48,7 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 		lipgloss.SetHasDarkBackground(false)
 	}
 	return ui.Options{Client: client, Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
-		ReadOnly: cfg.ReadOnly, Workspace: ws, PollInterval: cfg.PollInterval, StateDir: state, DarkBackground: dark}, nil
+		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, StateDir: state, DarkBackground: dark}, nil
 }
 
 func contains(list []string, v string) bool {

@@ -135,7 +135,7 @@ func (v *batchView) open(id string) tea.Cmd {
 	v.id, v.batch, v.fatal, v.pollErr, v.payment, v.done = id, nil, nil, nil, nil, false
 	v.table = resultsTable{width: v.table.width, height: v.table.height}
 	v.errTypes = nil
-	v.sched = api.NewPollSchedule(api.PollOptions{Interval: v.c.opts.PollInterval}, v.c.now())
+	v.sched = api.NewPollSchedule(v.c.opts.Poll, v.c.now())
 	v.mode = batchShowing
 	v.input.Blur()
 	v.recent = pushFront(v.recent, id, recentMax)
@@ -327,7 +327,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		v.tag++
 		v.done, v.fatal = false, nil
-		v.sched = api.NewPollSchedule(api.PollOptions{Interval: v.c.opts.PollInterval}, v.c.now())
+		v.sched = api.NewPollSchedule(v.c.opts.Poll, v.c.now())
 		return tea.Batch(v.fetch(), v.clock())
 	}
 	if v.table.rows == nil {

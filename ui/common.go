@@ -32,8 +32,9 @@ type Options struct {
 	Model    string
 	ReadOnly bool
 	// Workspace is the destinations workspace ("" = the key's default).
-	Workspace    string
-	PollInterval time.Duration
+	Workspace string
+	// Poll tunes batch polling (the interval comes from poll_interval).
+	Poll api.PollOptions
 	// StateDir keeps recent batch ids and models ("" = nothing is kept).
 	StateDir string
 	// ExportDir is where exports and saved conversations go ("" = cwd).
