@@ -129,4 +129,3 @@ func (u *ui) quit() Model {
 	fm := u.tm.FinalModel(u.t, teatest.WithFinalTimeout(10*time.Second))
 	return fm.(probed).Model
 }
-

@@ -572,7 +572,7 @@ func (p *playground) applyEvent(t *turn, ev *api.Event) {
 	case api.EventWebSearchProgress, api.EventWebSearchSearching, api.EventWebSearchCompleted:
 		t.events = append(t.events, "web search: "+strings.TrimPrefix(ev.Type, "response.web_search_call."))
 	case api.EventCompleted, api.EventIncomplete, api.EventFailed:
-		t.final = ev.Response
+		t.final, t.ended = ev.Response, p.c.now()
 		if ev.Response != nil && ev.Response.OpenRouterMetadata != nil {
 			t.routing = ev.Response.OpenRouterMetadata
 		}
@@ -594,7 +594,7 @@ func (p *playground) applyEvent(t *turn, ev *api.Event) {
 			t.detail, t.errorType = failureText(ev.Error), ev.Error.ErrorType
 		}
 	case api.EventError:
-		t.status = "failed"
+		t.status, t.ended = "failed", p.c.now()
 		if ev.Error != nil {
 			t.detail, t.errorType = failureText(ev.Error), ev.Error.ErrorType
 		}
@@ -644,7 +644,9 @@ func (p *playground) endTurn(t *turn, end error, resp *api.Response) {
 	if p.cancel != nil {
 		p.cancel()
 	}
-	t.ended = p.c.now()
+	if t.ended.IsZero() {
+		t.ended = p.c.now()
+	}
 	t.answer.finish()
 	if t.status == "streaming" {
 		var ie *api.InterruptedError

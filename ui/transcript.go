@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/glamour"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -18,7 +19,9 @@ type markdown struct {
 
 func (m *markdown) render(src string, width int) []string {
 	if m.renderer == nil || m.width != width {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(m.style), glamour.WithWordWrap(max(10, width-4)))
+		// The colour profile follows lipgloss's, so NO_COLOR holds here too.
+		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(m.style), glamour.WithWordWrap(max(10, width-4)),
+			glamour.WithColorProfile(lipgloss.ColorProfile()))
 		if err != nil {
 			return plainLines(src, width)
 		}
@@ -56,13 +59,17 @@ type mdStream struct {
 	lines   []string
 	width   int
 	md      *markdown
-	// tail cache
-	tailFor  int
-	tailW    int
-	tailLine []string
+	// The tail: hard lines already wrapped (stable until the block ends)
+	// and the line being written, re-wrapped as it grows.
+	tailStable    []string
+	tailStableEnd int
+	tailFor       int
+	tailLine      []string
 }
 
-func newMDStream(md *markdown, width int) *mdStream { return &mdStream{md: md, width: width} }
+func newMDStream(md *markdown, width int) *mdStream {
+	return &mdStream{md: md, width: width, tailFor: -1}
+}
 
 // append adds text and renders any block it finishes.
 func (m *mdStream) append(s string) {
@@ -96,6 +103,7 @@ func (m *mdStream) finishBlock(end int) {
 		m.lines = append(m.lines, m.md.render(block, m.width)...)
 	}
 	m.done = end
+	m.tailStable, m.tailStableEnd, m.tailLine, m.tailFor = nil, end, nil, -1
 }
 
 // finish renders the rest as a final block.
@@ -103,20 +111,31 @@ func (m *mdStream) finish() {
 	if m.done < len(m.src) {
 		m.finishBlock(len(m.src))
 	}
-	m.tailLine = nil
 }
 
-// tail wraps the unfinished text (cached until it grows).
+// tail wraps the unfinished text: complete hard lines are wrapped once,
+// only the line being written is wrapped again as it grows.
 func (m *mdStream) tail() []string {
 	if m.done >= len(m.src) {
 		return nil
 	}
-	if m.tailFor != len(m.src) || m.tailW != m.width {
-		m.tailLine = plainLines(string(m.src[m.done:]), m.width-2)
-		for i := range m.tailLine {
-			m.tailLine[i] = "  " + m.tailLine[i]
+	if m.tailStableEnd < m.done {
+		m.tailStableEnd = m.done
+	}
+	if nl := bytes.LastIndexByte(m.src[m.tailStableEnd:], '\n'); nl >= 0 {
+		for _, l := range plainLines(string(m.src[m.tailStableEnd:m.tailStableEnd+nl]), m.width-2) {
+			m.tailStable = append(m.tailStable, "  "+l)
 		}
-		m.tailFor, m.tailW = len(m.src), m.width
+		m.tailStableEnd += nl + 1
+		m.tailFor = -1
+	}
+	if m.tailFor != len(m.src) {
+		live := plainLines(string(m.src[m.tailStableEnd:]), m.width-2)
+		m.tailLine = append(m.tailLine[:0], m.tailStable...)
+		for _, l := range live {
+			m.tailLine = append(m.tailLine, "  "+l)
+		}
+		m.tailFor = len(m.src)
 	}
 	return m.tailLine
 }
@@ -129,7 +148,7 @@ func (m *mdStream) resize(width int) {
 	m.width = width
 	src := m.src
 	finished := m.done
-	*m = mdStream{md: m.md, width: width}
+	*m = mdStream{md: m.md, width: width, tailFor: -1}
 	m.src = append(m.src, src[:finished]...)
 	m.scan()
 	if m.done < finished {
