@@ -285,6 +285,11 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return v.maybeMore()
 	case msg.Type == tea.KeyPgUp:
 		v.move(-v.listHeight())
+	case key.Matches(msg, k.Top):
+		v.move(-len(v.rows))
+	case key.Matches(msg, k.Bottom):
+		v.move(len(v.rows))
+		return v.maybeMore()
 	case key.Matches(msg, k.Refresh):
 		return v.reload()
 	case key.Matches(msg, k.Workspace):
@@ -576,5 +581,5 @@ func (v *destView) ShortHelp() []key.Binding {
 
 func (v *destView) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Filter, k.Workspace}, {k.Toggle, k.Confirm, k.Cancel, k.Edit}, {k.Save, k.NextField, k.PrevField}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.Refresh, k.Filter, k.Workspace}, {k.Toggle, k.Confirm, k.Cancel, k.Edit}, {k.Save, k.NextField, k.PrevField}}
 }

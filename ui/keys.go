@@ -80,8 +80,9 @@ func DefaultPlaygroundKeys() PlaygroundKeys {
 
 // DestKeys are the destinations view's keys.
 type DestKeys struct {
-	Up, Down, Toggle, Edit, Workspace, Filter, Refresh key.Binding
-	Confirm, Cancel, Save, NextField, PrevField        key.Binding
+	Up, Down, Top, Bottom, Toggle, Edit, Workspace key.Binding
+	Filter, Refresh                                key.Binding
+	Confirm, Cancel, Save, NextField, PrevField    key.Binding
 }
 
 // DefaultDestKeys returns the destinations view's key map.
@@ -89,6 +90,8 @@ func DefaultDestKeys() DestKeys {
 	return DestKeys{
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Top:       key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+		Bottom:    key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
 		Toggle:    key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "enable/disable")),
 		Edit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
 		Workspace: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "workspace")),

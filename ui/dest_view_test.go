@@ -1,0 +1,215 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/gateway"
+)
+
+func destOf(m Model) *destView { return m.views[viewDestinations].(*destView) }
+
+func patches(srv *gateway.Server, id string) []gateway.Recorded {
+	return srv.RequestsTo("PATCH", "/api/v1/observability/destinations/"+id)
+}
+
+// selectDest moves the cursor to the destination with the given name.
+func (u *ui) selectDest(name string) {
+	u.t.Helper()
+	u.runes("g")
+	for i := 0; i < 40; i++ {
+		var found bool
+		u.until("a probe", func(m Model) bool {
+			if i, ok := destOf(m).selected(); ok && destOf(m).rows[i].DisplayName() == name {
+				found = true
+			}
+			return true
+		})
+		if found {
+			return
+		}
+		u.key(tea.KeyDown)
+	}
+	u.t.Fatalf("destination %s not found", name)
+}
+
+func TestDestPagesAndToggle(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	u := start(t, Options{Client: c, View: "destinations"}, 120, 20)
+	u.screen("Destinations", "25 of 31 loaded")
+	for i := 0; i < 25; i++ {
+		u.key(tea.KeyDown)
+	}
+	u.screen("31 of 31 loaded")
+	if n := len(srv.RequestsTo("GET", "/api/v1/observability/destinations")); n != 2 {
+		t.Fatalf("%d pages fetched, want 2", n)
+	}
+	// Toggle and answer No: nothing is sent.
+	u.selectDest("prod-langfuse")
+	id := srv.DestinationID("prod-langfuse")
+	u.space()
+	u.screen("disable 'prod-langfuse'? y/N")
+	u.runes("n")
+	u.screen("nothing changed")
+	// Toggle and confirm: the server's state changes.
+	u.space()
+	u.screen("disable 'prod-langfuse'? y/N")
+	u.runes("y")
+	u.screen("prod-langfuse is now disabled")
+	if srv.DestinationEnabled(id) || len(patches(srv, id)) != 1 {
+		t.Fatalf("enabled %v after %d PATCHes", srv.DestinationEnabled(id), len(patches(srv, id)))
+	}
+	// The 409 destination succeeds after a retry.
+	u.selectDest(gateway.ConflictDestination)
+	cid := srv.DestinationID(gateway.ConflictDestination)
+	u.space()
+	u.runes("y")
+	u.screen(gateway.ConflictDestination + " is now disabled")
+	if len(patches(srv, cid)) != 2 {
+		t.Fatalf("409 not retried: %d", len(patches(srv, cid)))
+	}
+	// A failing PATCH rolls the row back with the server's message.
+	u.selectDest(gateway.BrokenDestination)
+	u.space()
+	u.runes("y")
+	u.screen("not saved, rolled back", "HTTP 500")
+	u.until("rolled back", func(m Model) bool {
+		i, _ := destOf(m).selected()
+		return !destOf(m).rows[i].Enabled
+	})
+	u.quit()
+}
+
+func TestDestEditSendsOnlyChanges(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	u := start(t, Options{Client: c, View: "destinations"}, 140, 40)
+	u.screen("prod-langfuse")
+	id := srv.DestinationID("prod-langfuse")
+	secret := srv.DestinationSecret(id, "secretKey")
+	u.key(tea.KeyEnter)
+	u.screen("Edit prod-langfuse", "sampling rate", "Secret key", "unchanged")
+	// sampling rate: the third field
+	u.key(tea.KeyTab)
+	u.key(tea.KeyTab)
+	for i := 0; i < 5; i++ {
+		u.key(tea.KeyBackspace)
+	}
+	u.runes("0.5")
+	// regions: global is on; turn europe on as well
+	u.key(tea.KeyTab)
+	u.key(tea.KeyRight)
+	u.space()
+	u.key(tea.KeyCtrlS)
+	u.screen("This PATCH sends only these fields", "sampling_rate", "regions")
+	u.runes("y")
+	u.screen("saved prod-langfuse")
+	sent := patches(srv, id)
+	var body map[string]json.RawMessage
+	json.Unmarshal(sent[0].Body, &body)
+	if len(body) != 2 || string(body["sampling_rate"]) != "0.5" || string(body["regions"]) != `["global","europe"]` {
+		t.Fatalf("PATCH body %s", sent[0].Body)
+	}
+	if srv.DestinationSecret(id, "secretKey") != secret {
+		t.Fatalf("an untouched secret changed")
+	}
+	// Now change the secret: it is sent, and the diff says only "changed".
+	u.key(tea.KeyEnter)
+	u.screen("Edit prod-langfuse")
+	u.until("secret field", func(m Model) bool {
+		f := destOf(m).form
+		return f != nil
+	})
+	for i := 0; i < 14; i++ { // to the last field (Secret key)
+		u.key(tea.KeyShiftTab)
+		var onSecret bool
+		u.until("probe", func(m Model) bool {
+			onSecret = destOf(m).form.current().name == "config.secretKey"
+			return true
+		})
+		if onSecret {
+			break
+		}
+	}
+	u.runes("sk-lf-rotated-9999")
+	u.key(tea.KeyCtrlS)
+	view := u.screen("changed (secret)")
+	if strings.Contains(view, "sk-lf-rotated-9999") {
+		t.Fatalf("the diff shows the secret")
+	}
+	u.runes("y")
+	u.screen("saved prod-langfuse")
+	if srv.DestinationSecret(id, "secretKey") != "sk-lf-rotated-9999" {
+		t.Fatalf("new secret not stored")
+	}
+	sent = patches(srv, id)
+	if !strings.Contains(string(sent[1].Body), `"config":{"secretKey":"sk-lf-rotated-9999"}`) || len(sent[1].Body) > 60 {
+		t.Fatalf("second PATCH %s", sent[1].Body)
+	}
+	u.quit()
+}
+
+func TestDestInvalidCannotBeSaved(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	u := start(t, Options{Client: c, View: "destinations"}, 140, 40)
+	u.screen("prod-langfuse")
+	u.key(tea.KeyEnter)
+	u.key(tea.KeyTab)
+	u.key(tea.KeyTab)
+	for i := 0; i < 5; i++ {
+		u.key(tea.KeyBackspace)
+	}
+	u.runes("1.5")
+	u.screen("✗ must be 0.0001 to 1")
+	u.key(tea.KeyCtrlS)
+	u.screen("cannot save: sampling_rate")
+	// The edit is kept.
+	u.until("edit kept", func(m Model) bool { return destOf(m).form.field("sampling_rate").input.Value() == "1.5" })
+	u.quit()
+	if n := len(srv.RequestsTo("PATCH", "/api/v1/observability/destinations/")); n != 0 {
+		t.Fatalf("%d PATCHes for an invalid form", n)
+	}
+}
+
+func TestDestWithoutManagementKey(t *testing.T) {
+	srv, _ := startGW(t, gateway.Options{})
+	c, _ := api.New(api.Options{BaseURL: srv.URL, APIKey: gateway.DemoAPIKey})
+	u := start(t, Options{Client: c, View: "destinations"}, 120, 30)
+	u.screen("Destinations need a management key", "GWDASH_MANAGEMENT_KEY")
+	u.quit()
+	if n := len(srv.RequestsTo("GET", "/api/v1/observability/destinations")); n != 0 {
+		t.Fatalf("listed without a management key")
+	}
+}
+
+func TestDestReadOnly(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	u := start(t, Options{Client: c, View: "destinations", ReadOnly: true}, 120, 30)
+	u.screen("read-only", "prod-langfuse")
+	u.space()
+	u.screen("read-only: changes are disabled")
+	u.quit()
+	if n := len(srv.RequestsTo("PATCH", "/api/v1/observability/destinations/")); n != 0 {
+		t.Fatalf("read-only sent a PATCH")
+	}
+}
+
+func TestFilterRulesText(t *testing.T) {
+	fr, err := textToRules("and: model starts_with openai/, total_cost gt 0.01; or: provider exists")
+	if err != nil || len(fr.Groups) != 2 || fr.Groups[0].Rules[1].Value != 0.01 || fr.Groups[1].Rules[0].Value != nil {
+		t.Fatalf("%+v %v", fr, err)
+	}
+	if back := rulesToText(fr); back != "and: model starts_with openai/, total_cost gt 0.01; or: provider exists" {
+		t.Fatalf("round trip %q", back)
+	}
+	if fr, err := textToRules(""); fr != nil || err != nil {
+		t.Fatalf("empty must mean null")
+	}
+	for _, bad := range []string{"model equals x", "and: colour equals red", "and: model like x", "and: model"} {
+		if _, err := textToRules(bad); err == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+}
