@@ -27,7 +27,7 @@ func TestListAndIterateDestinations(t *testing.T) {
 			t.Fatalf("destination %+v", d)
 		}
 		for k, v := range d.Config {
-			if s, ok := v.(string); ok && api.IsSecretMember(k) && k != "publicKey" && k != "accessKeyId" && k != "spaceKey" && !api.IsMasked(s) {
+			if s, ok := v.(string); ok && api.IsSecretMember(k) && k != "publicKey" && k != "accessKeyId" && !api.IsMasked(s) {
 				t.Fatalf("secret %s not masked: %q", k, s)
 			}
 		}

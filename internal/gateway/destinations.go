@@ -182,7 +182,7 @@ func (g *Gateway) DestinationEnabled(id string) bool {
 var secretMember = regexp.MustCompile(`(?i)(key|secret|password|token|dsn)`)
 
 func isSecret(member string) bool {
-	return secretMember.MatchString(member) && !strings.EqualFold(member, "publicKey") && !strings.EqualFold(member, "accessKeyId") && !strings.EqualFold(member, "spaceKey")
+	return secretMember.MatchString(member) && !strings.EqualFold(member, "publicKey") && !strings.EqualFold(member, "accessKeyId")
 }
 
 // mask keeps the first and last characters around an ellipsis.
