@@ -48,7 +48,20 @@ type Options struct {
 	// Sleep waits between retries (409 on PATCH); nil means a real timer.
 	// Tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// RequestTimeout bounds a non-streaming call (default 2m) unless the
+	// caller's context ends first.
+	RequestTimeout time.Duration
+	// StreamIdleTimeout ends a stream that sends nothing, not even a
+	// keep-alive comment, for this long (default 2m).
+	StreamIdleTimeout time.Duration
 }
+
+// Caps of the answers other than a batch (which may be ~100 MB for 100k
+// results and is capped by MaxBodyBytes).
+const (
+	maxPageBytes     = 32 << 20 // one page of destinations
+	maxResponseBytes = 64 << 20 // one non-streamed Response
+)
 
 // credentials are kept behind a pointer so that fmt, printing a Client's
 // fields, shows an address and never the keys.
@@ -67,6 +80,8 @@ type Client struct {
 	maxBody   int64
 	maxError  int64
 	sleep     func(ctx context.Context, d time.Duration) error
+	timeout   time.Duration
+	idle      time.Duration
 }
 
 // New checks the options and returns a Client.
@@ -110,6 +125,14 @@ func New(o Options) (*Client, error) {
 		maxBody:   o.MaxBodyBytes,
 		maxError:  o.MaxErrorBytes,
 		sleep:     o.Sleep,
+		timeout:   o.RequestTimeout,
+		idle:      o.StreamIdleTimeout,
+	}
+	if c.timeout <= 0 {
+		c.timeout = 2 * time.Minute
+	}
+	if c.idle <= 0 {
+		c.idle = 2 * time.Minute
 	}
 	if c.userAgent == "" {
 		c.userAgent = "gwdash"
@@ -196,6 +219,7 @@ type request struct {
 	key    keyKind
 	accept string
 	header http.Header
+	limit  int64 // answer cap; 0 means the client's MaxBodyBytes
 }
 
 func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, error) {
@@ -263,13 +287,25 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 // call sends the request and decodes a JSON answer into out, returning the
 // raw body as well.
 func (c *Client) call(ctx context.Context, r request, out any) ([]byte, error) {
+	if _, has := ctx.Deadline(); !has {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
 	resp, err := c.send(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	raw, err := c.readBody(resp.Body, c.maxBody)
+	limit := c.maxBody
+	if r.limit > 0 && r.limit < limit {
+		limit = r.limit
+	}
+	raw, err := c.readBody(resp.Body, limit)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &TransportError{Op: r.method + " " + r.path, Err: fmt.Errorf("no complete answer within %s", c.timeout)}
+		}
 		return nil, &TransportError{Op: r.method + " " + r.path, Err: err}
 	}
 	if err := decodeJSON(raw, out); err != nil {
@@ -303,6 +339,9 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 		return re
 	}
 	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return &TransportError{Op: r.method + " " + r.path, Err: fmt.Errorf("no answer within the time limit: %w", ctx.Err())}
+		}
 		return ctx.Err()
 	}
 	// url.Error repeats the full URL; keep the operation short.

@@ -194,7 +194,7 @@ func (c *Client) ListDestinations(ctx context.Context, o ListOptions) (*Destinat
 		q.Set("workspace_id", o.WorkspaceID)
 	}
 	var page DestinationPage
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations", query: q, key: managementKey}, &page)
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations", query: q, key: managementKey, limit: maxPageBytes}, &page)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +439,7 @@ func (c *Client) UpdateDestination(ctx context.Context, id string, p Destination
 		var out struct {
 			Data *Destination `json:"data"`
 		}
-		_, err := c.call(ctx, request{method: http.MethodPatch, path: "/observability/destinations/" + url.PathEscape(id), body: bytes.Clone(body), key: managementKey}, &out)
+		_, err := c.call(ctx, request{method: http.MethodPatch, path: "/observability/destinations/" + url.PathEscape(id), body: bytes.Clone(body), key: managementKey, limit: maxPageBytes}, &out)
 		if err == nil {
 			if out.Data == nil {
 				return nil, &DecodeError{Op: "PATCH /observability/destinations", Status: 200, Err: errors.New("no data member")}

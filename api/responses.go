@@ -522,6 +522,7 @@ func (c *Client) CreateResponse(ctx context.Context, req ResponseRequest) (*Resp
 		return nil, err
 	}
 	var out Response
+	hr.limit = maxResponseBytes
 	if _, err := c.call(ctx, hr, &out); err != nil {
 		return nil, err
 	}

@@ -167,10 +167,18 @@ func (c *Client) StreamResponse(ctx context.Context, req ResponseRequest) (*Stre
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(context.Canceled) }
 	started := time.Now()
+	// The idle bound covers the wait for the answer's headers too.
+	headerWait := time.AfterFunc(c.idle, func() { cancelCause(&idleError{c.idle}) })
 	resp, err := c.send(ctx, hr)
+	headerWait.Stop()
 	if err != nil {
+		var idle *idleError
+		if errors.As(context.Cause(ctx), &idle) {
+			err = &TransportError{Op: "POST /responses", Err: idle}
+		}
 		cancel()
 		return nil, err
 	}
@@ -179,7 +187,39 @@ func (c *Client) StreamResponse(ctx context.Context, req ResponseRequest) (*Stre
 		cancel()
 		return nil, &DecodeError{Op: "POST /responses", Status: resp.StatusCode, Err: fmt.Errorf("expected text/event-stream, got %q", mt)}
 	}
-	return newStream(ctx, cancel, resp.Body, c.maxEvent, started), nil
+	body := newIdleReader(resp.Body, c.idle, func() { cancelCause(&idleError{c.idle}) })
+	return newStream(ctx, cancel, body, c.maxEvent, started), nil
+}
+
+// idleError is the cause of a stream ended for sending nothing.
+type idleError struct{ d time.Duration }
+
+func (e *idleError) Error() string {
+	return fmt.Sprintf("the server sent nothing (not even a keep-alive) for %s", e.d)
+}
+
+// idleReader calls onIdle when no read has returned data for d.
+type idleReader struct {
+	io.ReadCloser
+	t *time.Timer
+	d time.Duration
+}
+
+func newIdleReader(r io.ReadCloser, d time.Duration, onIdle func()) *idleReader {
+	return &idleReader{ReadCloser: r, d: d, t: time.AfterFunc(d, onIdle)}
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.t.Reset(r.d)
+	}
+	return n, err
+}
+
+func (r *idleReader) Close() error {
+	r.t.Stop()
+	return r.ReadCloser.Close()
 }
 
 // NewStreamFromReader reads events from r, as StreamResponse does from a
@@ -263,6 +303,11 @@ func (s *Stream) finish(err error) error {
 		return s.end(io.EOF)
 	}
 	if ctxErr := s.ctx.Err(); ctxErr != nil {
+		var idle *idleError
+		if errors.As(context.Cause(s.ctx), &idle) {
+			s.outcome = OutcomeInterrupted
+			return s.end(&InterruptedError{Cause: idle, Text: string(s.text)})
+		}
 		s.outcome = OutcomeStopped
 		return s.end(ctxErr)
 	}
