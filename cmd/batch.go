@@ -112,8 +112,7 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 		return err
 	}
 	if asJSON {
-		out, _ := json.Marshal(b)
-		writeRaw(a.io.Out, out)
+		writeRaw(a.io.Out, encodeJSON(b))
 	} else {
 		printBatch(a.io.Out, b, time.Now())
 	}
@@ -243,8 +242,7 @@ func (a *app) batchSubmit() *cobra.Command {
 				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, asJSON)
 			}
 			if asJSON {
-				out, _ := json.Marshal(b)
-				return writeRaw(a.io.Out, out)
+				return writeRaw(a.io.Out, encodeJSON(b))
 			}
 			fmt.Fprintf(a.io.Out, "%s\t%s\t%d requests\n", b.ID, b.Status, b.RequestCounts.Total)
 			return nil

@@ -111,7 +111,11 @@ func TestBatchWatch(t *testing.T) {
 	h.run("", "batch", "watch", h.srv.SeedID(gateway.SeedExpired)).must(t, 1, nil, []string{"ended expired"})
 	r = h.run("", "batch", "watch", h.srv.SeedID(gateway.SeedValidating), "--interval", "10ms", "--timeout", "100ms")
 	r.must(t, 1, nil, []string{"timed out", "validating"})
-	h.run("", "batch", "watch", h.srv.SeedID(gateway.SeedChat), "--json").must(t, 0, []string{`"object":"batch"`}, nil)
+	w := h.run("", "batch", "watch", h.srv.SeedID(gateway.SeedChat), "--json")
+	w.must(t, 0, []string{`"object":"batch"`}, nil)
+	if g := h.run("", "batch", "get", h.srv.SeedID(gateway.SeedChat), "--json"); g.out != w.out {
+		t.Fatalf("watch --json must print the batch exactly as get --json does")
+	}
 	h.run("", "batch", "watch", "x", "--interval", "-1s").must(t, 2, nil, nil)
 }
 

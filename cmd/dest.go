@@ -51,8 +51,7 @@ func (a *app) destList() *cobra.Command {
 					ds = append(ds, d)
 				}
 				if asJSON {
-					out, _ := json.Marshal(map[string]any{"data": ds, "total_count": len(ds)})
-					return writeRaw(a.io.Out, out)
+					return writeRaw(a.io.Out, encodeJSON(map[string]any{"data": ds, "total_count": len(ds)}))
 				}
 				printDestinations(a.io.Out, ds, len(ds), 0)
 				return nil

@@ -1,10 +1,24 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"text/tabwriter"
 )
+
+// encodeJSON marshals v without HTML escaping, so that raw members the
+// server sent are printed byte for byte.
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
 

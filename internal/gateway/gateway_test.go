@@ -231,7 +231,7 @@ func TestLargeBatchSize(t *testing.T) {
 	g := New(Options{LargeBatchSize: 1234})
 	rec := do(t, g, "GET", "/api/v1/batches/"+g.SeedID(SeedLarge), DemoAPIKey, "")
 	var b struct {
-		Results []json.RawMessage `json:"results"`
+		Results []json.RawMessage   `json:"results"`
 		Counts  struct{ Total int } `json:"request_counts"`
 	}
 	json.Unmarshal(rec.Body.Bytes(), &b)
