@@ -533,8 +533,8 @@ func (p *playground) onOpened(msg streamOpenedMsg) tea.Cmd {
 // onChunk folds a batch of events into the live turn.
 func (p *playground) onChunk(msg streamChunkMsg) tea.Cmd {
 	t := p.current(msg.turn)
-	if t == nil || t.status != "streaming" {
-		return nil
+	if t == nil || !p.running {
+		return nil // a stream already ended (stopped, or a new chat)
 	}
 	for i := range msg.events {
 		p.applyEvent(t, &msg.events[i])

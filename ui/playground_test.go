@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -24,8 +25,27 @@ func lastTurn(m Model) *turn {
 	return p.turns[len(p.turns)-1]
 }
 
+// ended waits for the final status and for the stream to be closed, so
+// that the next prompt can be sent.
 func ended(status string) func(Model) bool {
-	return func(m Model) bool { t := lastTurn(m); return t != nil && t.status == status }
+	return func(m Model) bool { t := lastTurn(m); return t != nil && t.status == status && !playOf(m).running }
+}
+
+func TestPlaygroundEndsWhenEOFComesLate(t *testing.T) {
+	c := &common{styles: NewStyles(DefaultTheme())}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	p := newPlayground(c)
+	p.SetSize(100, 30)
+	tn := &turn{answer: newMDStream(p.md, 80), status: "streaming"}
+	p.turns, p.running = []*turn{tn}, true
+	p.onChunk(streamChunkMsg{turn: 0, events: []api.Event{{Type: api.EventCompleted, Response: &api.Response{Status: api.ResponseCompleted}}}})
+	if tn.status != "completed" || !p.running {
+		t.Fatalf("after the terminal event: %s running=%v", tn.status, p.running)
+	}
+	p.onChunk(streamChunkMsg{turn: 0, end: io.EOF})
+	if p.running {
+		t.Fatalf("the EOF in a later chunk must close the stream")
+	}
 }
 
 func TestPlaygroundStreamsToCompletion(t *testing.T) {
