@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gwdash/gwdash/internal/gateway"
+	"github.com/gwdash/gwdash/ui"
 )
 
 type result struct {
@@ -321,4 +322,25 @@ func TestNoCommandPrintsAKey(t *testing.T) {
 			t.Fatalf("a key was printed: %s", k)
 		}
 	}
+}
+
+func TestCrashReport(t *testing.T) {
+	var errb bytes.Buffer
+	a := &app{io: IO{Err: &errb}}
+	err := a.crashReport(&ui.CrashError{Value: "boom"})
+	if code := a.report(err); code != 1 || !strings.Contains(errb.String(), "--log FILE") || !strings.Contains(errb.String(), "terminal was restored") {
+		t.Fatalf("%d %s", code, errb.String())
+	}
+	errb.Reset()
+	a.logPath = "/tmp/gwdash.log"
+	a.report(a.crashReport(&ui.CrashError{Value: "boom"}))
+	if !strings.Contains(errb.String(), "full report is in /tmp/gwdash.log") {
+		t.Fatalf("%s", errb.String())
+	}
+}
+
+func TestDashboardNeedsATerminal(t *testing.T) {
+	h := newHarness(t, gateway.Options{})
+	h.run("", "--view", "playground").must(t, 2, nil, []string{"needs a terminal"})
+	h.run("", "demo").must(t, 2, nil, []string{"needs a terminal"})
 }

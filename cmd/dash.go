@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -95,5 +97,39 @@ func (a *app) runUI(ctx context.Context, opts ui.Options) error {
 	if !ok {
 		return fmt.Errorf("the dashboard needs a terminal")
 	}
-	return ui.Run(ctx, opts, a.io.In, out)
+	logger, closeLog, err := a.openLog()
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	opts.Log = logger
+	return a.crashReport(ui.Run(ctx, opts, a.io.In, out))
+}
+
+// openLog opens the --log file (mode 0600), or discards logging.
+func (a *app) openLog() (*slog.Logger, func(), error) {
+	if a.logPath == "" {
+		return nil, func() {}, nil
+	}
+	f, err := os.OpenFile(a.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, inputErrorf("--log: %v", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { f.Close() }, nil
+}
+
+// crashReport turns a dashboard crash into a short report: what happened,
+// and where the full log is (or how to get one).
+func (a *app) crashReport(err error) error {
+	var ce *ui.CrashError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	msg := ce.Error() + "; the terminal was restored. "
+	if a.logPath != "" {
+		msg += "The full report is in " + a.logPath + "."
+	} else {
+		msg += "Run again with --log FILE to keep a full report."
+	}
+	return &exitError{code: ExitFailure, msg: msg}
 }

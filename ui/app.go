@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -101,6 +103,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case noticeMsg:
+		m.c.log().Info("notice", "text", textsafe.Line(msg.text), "error", msg.err)
 		m.noticeSeq++
 		m.notice, m.noticeErr = textsafe.Line(msg.text), msg.err
 		seq := m.noticeSeq
@@ -160,6 +163,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 type focusMsg struct{ view int }
 
 func (m Model) switchTo(i int) (tea.Model, tea.Cmd) {
+	m.c.log().Debug("view", "name", viewNames[i])
 	m.active = i
 	return m, m.views[i].Update(focusMsg{view: i})
 }
@@ -302,16 +306,79 @@ func fitBlock(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Run starts the dashboard and blocks until it quits or ctx ends.
+// CrashError is a panic inside the dashboard, caught after the terminal
+// was restored. Value is short and safe to print; the stack goes to the
+// log only.
+type CrashError struct{ Value string }
+
+func (e *CrashError) Error() string { return "the dashboard crashed: " + e.Value }
+
+// guard catches a panic in Update or View, logs the stack, and quits so
+// that Bubble Tea restores the terminal.
+type guard struct {
+	Model
+	crash *crashState
+}
+
+type crashState struct {
+	mu    sync.Mutex
+	value string
+	quit  func()
+}
+
+func (g guard) recovered(r any) {
+	g.crash.mu.Lock()
+	defer g.crash.mu.Unlock()
+	if g.crash.value == "" {
+		g.crash.value = ansi.Truncate(textsafe.Line(fmt.Sprint(r)), 200, "…")
+		g.c.log().Error("panic", "value", g.crash.value, "stack", string(debug.Stack()))
+		if g.crash.quit != nil {
+			go g.crash.quit()
+		}
+	}
+}
+
+func (g guard) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.recovered(r)
+			m, cmd = g, tea.Quit
+		}
+	}()
+	next, cmd := g.Model.Update(msg)
+	return guard{Model: next.(Model), crash: g.crash}, cmd
+}
+
+func (g guard) View() (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.recovered(r)
+			s = ""
+		}
+	}()
+	return g.Model.View()
+}
+
+// Run starts the dashboard and blocks until it quits or ctx ends. A panic
+// in the dashboard restores the terminal and returns a *CrashError.
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
-	m := New(opts)
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	crash := &crashState{}
+	g := guard{Model: New(opts), crash: crash}
+	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	crash.mu.Lock()
+	crash.quit = p.Quit
+	crash.mu.Unlock()
 	final, err := p.Run()
-	if fm, ok := final.(Model); ok {
-		for _, v := range fm.views {
+	if fg, ok := final.(guard); ok {
+		for _, v := range fg.views {
 			v.Stop()
 		}
-		fm.c.cancel()
+		fg.c.cancel()
+	}
+	crash.mu.Lock()
+	defer crash.mu.Unlock()
+	if crash.value != "" {
+		return &CrashError{Value: crash.value}
 	}
 	if err == tea.ErrProgramKilled && ctx.Err() != nil {
 		return nil

@@ -5,6 +5,8 @@ package ui
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"time"
 
 	"github.com/gwdash/gwdash/api"
@@ -48,6 +50,9 @@ type Options struct {
 	Now func() time.Time
 	// DarkBackground picks the markdown style.
 	DarkBackground bool
+	// Log receives a debug log (never keys: the UI holds none); nil
+	// discards it.
+	Log *slog.Logger
 }
 
 // Suggestion is a batch id with a few words on it.
@@ -65,6 +70,15 @@ type common struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 }
+
+func (c *common) log() *slog.Logger {
+	if c.opts.Log == nil {
+		return discard
+	}
+	return c.opts.Log
+}
+
+var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func (c *common) now() time.Time {
 	if c.opts.Now != nil {
