@@ -15,7 +15,7 @@ import (
 // frame.
 type panicky struct{ Gateway }
 
-func (panicky) Host() string             { panic("boom in the header") }
+func (panicky) Host() string           { panic("boom in the header") }
 func (panicky) HasManagementKey() bool { return true }
 
 type lockedBuf struct {
