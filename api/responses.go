@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -391,14 +392,7 @@ func ValidateModel(model string) error {
 	return nil
 }
 
-func oneOf(v string, list []string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
+func oneOf(v string, list []string) bool { return slices.Contains(list, v) }
 
 // ValidateMetadata checks the metadata limits of the contract.
 func ValidateMetadata(md map[string]string) error {

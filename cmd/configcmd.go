@@ -18,15 +18,9 @@ func (a *app) configCommand() *cobra.Command {
 	c.AddCommand(&cobra.Command{
 		Use: "path", Short: "Print the config file's path", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			path := a.flags.ConfigPath
-			if path == "" {
-				path = a.env("GWDASH_CONFIG")
-			}
-			if path == "" {
-				var err error
-				if path, err = config.DefaultPath(a.env); err != nil {
-					return err
-				}
+			path, err := a.configPath()
+			if err != nil {
+				return err
 			}
 			fmt.Fprintln(a.io.Out, path)
 			return nil
@@ -63,6 +57,17 @@ func (a *app) configCommand() *cobra.Command {
 		},
 	}, a.configSet())
 	return c
+}
+
+// configPath is --config, else GWDASH_CONFIG, else the default path.
+func (a *app) configPath() (string, error) {
+	if a.flags.ConfigPath != "" {
+		return a.flags.ConfigPath, nil
+	}
+	if p := a.env("GWDASH_CONFIG"); p != "" {
+		return p, nil
+	}
+	return config.DefaultPath(a.env)
 }
 
 func orDash(s string) string {
@@ -120,15 +125,9 @@ func (a *app) configSet() *cobra.Command {
 			if !ok {
 				return inputErrorf("config set: %q is not settable here (settable: %s)", args[0], strings.Join(keys, ", "))
 			}
-			path := a.flags.ConfigPath
-			if path == "" {
-				path = a.env("GWDASH_CONFIG")
-			}
-			if path == "" {
-				var err error
-				if path, err = config.DefaultPath(a.env); err != nil {
-					return err
-				}
+			path, err := a.configPath()
+			if err != nil {
+				return err
 			}
 			f, err := config.ReadFile(path)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -19,7 +20,7 @@ import (
 var views = []string{"batches", "playground", "destinations"}
 
 func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, error) {
-	if !contains(views, a.view) {
+	if !slices.Contains(views, a.view) {
 		return ui.Options{}, inputErrorf("--view %q: one of %s", a.view, strings.Join(views, ", "))
 	}
 	if a.model != "" {
@@ -51,15 +52,6 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 	}
 	return ui.Options{Client: client, Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
 		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, StateDir: state, DarkBackground: dark}, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // dashboard opens the Bubble Tea dashboard.

@@ -164,7 +164,7 @@ func (a *app) destUpdate() *cobra.Command {
 				p.SamplingRate = &v
 			}
 			if c.Flags().Changed("regions") {
-				p.Regions = splitList(regions)
+				p.Regions = format.SplitList(regions)
 				if p.Regions == nil {
 					p.Regions = []string{}
 				}
@@ -175,7 +175,7 @@ func (a *app) destUpdate() *cobra.Command {
 			case allKeys:
 				p.APIKeyHashes = api.Null[[]string]()
 			case c.Flags().Changed("api-key-hashes"):
-				p.APIKeyHashes = api.Value(splitList(hashes))
+				p.APIKeyHashes = api.Value(format.SplitList(hashes))
 			}
 			for _, kv := range configKV {
 				k, v, ok := strings.Cut(kv, "=")
@@ -239,16 +239,6 @@ func (a *app) destUpdate() *cobra.Command {
 		f.Lookup(n).NoOptDefVal = "true"
 	}
 	return c
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func (a *app) readFilterRules(name string) (api.Nullable[*api.FilterRules], error) {

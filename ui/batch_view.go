@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -165,7 +166,7 @@ func (v *batchView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recentLoadedMsg:
 		for _, id := range msg.state.Batches {
-			if !contains(v.recent, id) {
+			if !slices.Contains(v.recent, id) {
 				v.recent = append(v.recent, id)
 			}
 		}
@@ -402,7 +403,7 @@ func (v *batchView) suggestions() []Suggestion {
 		out = append(out, Suggestion{ID: id, About: "recent"})
 	}
 	for _, s := range v.c.opts.SuggestedBatches {
-		if !contains(v.recent, s.ID) {
+		if !slices.Contains(v.recent, s.ID) {
 			out = append(out, s)
 		}
 	}
@@ -890,15 +891,6 @@ func (v *batchView) FullHelp() [][]key.Binding {
 // ---- helpers ----
 
 func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 // describeErr renders an error for the status bar: status, code, message.
 func describeErr(err error) string {

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -259,7 +260,7 @@ func (f *destForm) build() (api.DestinationPatch, error) {
 		}
 	}
 	if fl := f.field("api_key_hashes"); true {
-		hs := splitComma(fl.input.Value())
+		hs := format.SplitList(fl.input.Value())
 		switch {
 		case fl.on && o.APIKeyHashes != nil:
 			p.APIKeyHashes = api.Null[[]string]()
@@ -329,18 +330,8 @@ func sortedRegions(rs []string) []string {
 	n := api.NormalizeRegions(rs)
 	var out []string
 	for _, r := range regionOrder {
-		if contains(n, r) {
+		if slices.Contains(n, r) {
 			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func splitComma(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
 		}
 	}
 	return out
@@ -402,10 +393,10 @@ func textToRules(s string) (*api.FilterRules, error) {
 				return nil, fmt.Errorf("rule %q needs a field and an operator", strings.TrimSpace(r))
 			}
 			rule := api.FilterRule{Field: parts[0], Operator: parts[1]}
-			if !contains(api.FilterFields, rule.Field) {
+			if !slices.Contains(api.FilterFields, rule.Field) {
 				return nil, fmt.Errorf("field %q: one of %s", rule.Field, strings.Join(api.FilterFields, ", "))
 			}
-			if !contains(api.FilterOperators, rule.Operator) {
+			if !slices.Contains(api.FilterOperators, rule.Operator) {
 				return nil, fmt.Errorf("operator %q: one of %s", rule.Operator, strings.Join(api.FilterOperators, ", "))
 			}
 			if len(parts) > 2 {

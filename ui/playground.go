@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -170,7 +171,7 @@ func (p *playground) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recentLoadedMsg:
 		for _, m := range msg.state.Models {
-			if !contains(p.models, m) {
+			if !slices.Contains(p.models, m) {
 				p.models = append(p.models, m)
 			}
 		}
@@ -428,7 +429,7 @@ func (p *playground) send() tea.Cmd {
 	idx := len(p.turns) - 1
 	client := p.c.client
 	remember := p.state.rememberCmd(func(s *recentState) *[]string { return &s.Models }, req.Model)
-	if !contains(p.models, req.Model) {
+	if !slices.Contains(p.models, req.Model) {
 		p.models = append([]string{req.Model}, p.models...)
 	}
 	if !stream {
