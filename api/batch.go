@@ -167,7 +167,7 @@ func (r *ResultItem) ErrorTypeName() string {
 func (r *ResultItem) UnmarshalJSON(b []byte) error {
 	type plain ResultItem
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := decode(b, &p); err != nil {
 		return err
 	}
 	*r = ResultItem(p)
@@ -253,17 +253,45 @@ func (c *Client) GetBatchRaw(ctx context.Context, id string) (*Batch, []byte, er
 	type plain Batch // decoded without Batch.UnmarshalJSON: the body is kept once, below
 	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id)}, (*plain)(&b))
 	if err != nil {
-		var ae *APIError
-		if errors.As(err, &ae) && ae.Status == http.StatusPaymentRequired && len(ae.Body) > 0 {
-			var meta Batch
-			if json.Unmarshal(ae.Body, &meta) == nil && meta.ID != "" {
-				ae.Batch = &meta
-			}
-		}
-		return nil, raw, err
+		return nil, raw, withPaymentBatch(err)
 	}
 	b.Raw = raw
 	return &b, raw, nil
+}
+
+// GetBatchBody fetches a batch and returns its body exactly as sent,
+// checking only its metadata: the results are scanned, not decoded. It is
+// the fast path for printing a batch as JSON. A 402 is an *APIError with
+// the metadata in Batch, as with GetBatch.
+func (c *Client) GetBatchBody(ctx context.Context, id string) ([]byte, error) {
+	if id == "" {
+		return nil, &ValidationError{Field: "id", Rule: "is required (minimum length 1)"}
+	}
+	var meta struct {
+		ID     string      `json:"id"`
+		Object string      `json:"object"`
+		Status BatchStatus `json:"status"`
+	}
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id)}, &meta)
+	if err != nil {
+		return raw, withPaymentBatch(err)
+	}
+	if meta.ID == "" || meta.Object != "batch" {
+		return raw, &DecodeError{Op: "GET /batches/" + id, Status: 200, Err: errors.New("not a batch object")}
+	}
+	return raw, nil
+}
+
+// withPaymentBatch attaches a 402's batch metadata to its error.
+func withPaymentBatch(err error) error {
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusPaymentRequired && len(ae.Body) > 0 {
+		var meta Batch
+		if json.Unmarshal(ae.Body, &meta) == nil && meta.ID != "" {
+			ae.Batch = &meta
+		}
+	}
+	return err
 }
 
 // BatchRequest is one line of a batch submission.

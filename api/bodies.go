@@ -368,7 +368,7 @@ type summaryWire struct {
 // finish reason (stop_reason, or the response status).
 func Summarize(raw json.RawMessage) BodySummary {
 	var w summaryWire
-	if len(raw) == 0 || json.Unmarshal(raw, &w) != nil {
+	if len(raw) == 0 || decode(raw, &w) != nil {
 		return BodySummary{Kind: BodyUnknown}
 	}
 	s := BodySummary{Kind: w.kind(), Model: w.Model}

@@ -45,6 +45,19 @@ const (
 	EventError               = "error"
 )
 
+// known reports whether Event decodes a type into its fields; others
+// keep their Data.
+func known(t string) bool {
+	switch t {
+	case EventCreated, EventInProgress, EventOutputItemAdded, EventOutputItemDone, EventContentPartAdded,
+		EventContentPartDone, EventOutputTextDelta, EventOutputTextDone, EventReasoningDelta, EventReasoningDone,
+		EventReasoningSummary, EventReasoningSummaryEnd, EventRefusalDelta, EventRefusalDone, EventFunctionArgsDelta,
+		EventFunctionArgsDone, EventCompleted, EventIncomplete, EventFailed, EventError:
+		return true
+	}
+	return false
+}
+
 // eventAliases map older names still seen in the wild to current ones.
 var eventAliases = map[string]string{
 	"response.content_part.delta": EventOutputTextDelta,
@@ -59,7 +72,8 @@ type Event struct {
 	WireType       string
 	SequenceNumber int64
 	ReceivedAt     time.Time
-	// Data is the event's JSON exactly as sent.
+	// Data is the event's JSON exactly as sent, for the types Event does
+	// not decode (image generation, code interpreter, web search, …).
 	Data         json.RawMessage
 	Response     *Response
 	OutputIndex  int
@@ -406,13 +420,20 @@ func (s *Stream) KeepAlives() int { return s.keepAlive }
 // frame, or nil data when the frame has none (a comment).
 func parseFrame(b []byte) (data []byte, name string) {
 	// Fast path: one data line.
-	if bytes.HasPrefix(b, []byte("data:")) && bytes.IndexAny(b, "\r\n") < 0 {
+	if bytes.HasPrefix(b, []byte("data:")) && bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 {
 		return trimField(b[5:]), ""
 	}
 	var lines int
+	hasCR := bytes.IndexByte(b, '\r') >= 0
 	for len(b) > 0 {
 		var line []byte
-		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		i := -1
+		if hasCR {
+			i = bytes.IndexAny(b, "\r\n")
+		} else {
+			i = bytes.IndexByte(b, '\n')
+		}
+		if i >= 0 {
 			line = b[:i]
 			if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
 				b = b[i+2:]
@@ -480,7 +501,7 @@ type wireEvent struct {
 
 func decodeEvent(data []byte, name string) (Event, error) {
 	var w wireEvent
-	if err := json.Unmarshal(data, &w); err != nil {
+	if err := decode(data, &w); err != nil {
 		return Event{}, err
 	}
 	wireType := w.Type
@@ -491,7 +512,6 @@ func decodeEvent(data []byte, name string) (Event, error) {
 		Type:           wireType,
 		WireType:       wireType,
 		SequenceNumber: w.SequenceNumber,
-		Data:           append(json.RawMessage(nil), data...),
 		Response:       w.Response,
 		OutputIndex:    w.OutputIndex,
 		ContentIndex:   w.ContentIndex,
@@ -501,8 +521,15 @@ func decodeEvent(data []byte, name string) (Event, error) {
 		Delta:          w.Delta,
 		Text:           w.Text,
 	}
-	if alias, ok := eventAliases[wireType]; ok {
-		ev.Type = alias
+	if !known(wireType) {
+		if alias, ok := eventAliases[wireType]; ok {
+			ev.Type = alias
+		}
+	}
+	if !known(ev.Type) {
+		// Unknown types pass through with their JSON; known ones are
+		// fully decoded, so their bytes are not kept (the hot path).
+		ev.Data = append(json.RawMessage(nil), data...)
 	}
 	switch ev.Type {
 	case EventFunctionArgsDone:

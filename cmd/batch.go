@@ -37,12 +37,16 @@ func (a *app) batchGet() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, raw, err := client.GetBatchRaw(c.Context(), args[0])
-			if err != nil {
-				return a.batchError(err, asJSON)
-			}
-			if asJSON {
+			if asJSON { // print as sent; the results need not be decoded
+				raw, err := client.GetBatchBody(c.Context(), args[0])
+				if err != nil {
+					return a.batchError(err, true)
+				}
 				return writeRaw(a.io.Out, raw)
+			}
+			b, err := client.GetBatch(c.Context(), args[0])
+			if err != nil {
+				return a.batchError(err, false)
 			}
 			printBatch(a.io.Out, b, time.Now())
 			return nil

@@ -18,6 +18,9 @@ const (
 	ModelErrorEvent    = "demo/error-event"  // a flat error event mid-stream
 	ModelRefusal       = "demo/refusal"      // a refusal instead of text
 	ModelEscapes       = "demo/escapes"      // text full of terminal escape sequences
+	// ModelFirehose streams exactly max_output_tokens tokens (default
+	// 1000) and completes: the source of the benchmark streams.
+	ModelFirehose = "demo/firehose"
 )
 
 // DemoModels are suggested in the playground of `gwdash demo`.
@@ -194,6 +197,14 @@ func (g *Gateway) planFor(q *respRequest) plan {
 	case ModelEscapes:
 		p.tokens = []string{"Plain start. ", "\x1b]0;pwned-title\x07", "\x1b[31mred?\x1b[0m ", "\x1b]52;c;ZXZpbA==\x07", "clip ",
 			"\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ ", "\x1b[2J", "\u202egnirts desrever\u202c ", "\x9b31m", "bell\x07 ", "end."}
+	}
+	if q.Model == ModelFirehose {
+		n = 1000
+		if q.MaxOutputTokens != nil {
+			n = *q.MaxOutputTokens
+		}
+		p.tokens = firehose(n)
+		return p
 	}
 	if q.MaxOutputTokens != nil && *q.MaxOutputTokens < len(p.tokens) {
 		p.tokens = p.tokens[:*q.MaxOutputTokens]
@@ -383,4 +394,16 @@ func dropConnection(w http.ResponseWriter) {
 		}
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// firehose is n short tokens of text with a paragraph break now and then.
+func firehose(n int) []string {
+	toks := make([]string, n)
+	for i := range toks {
+		toks[i] = " " + words[i%len(words)]
+		if i%60 == 59 {
+			toks[i] += ".\n\n"
+		}
+	}
+	return toks
 }

@@ -1,0 +1,171 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/gateway"
+	"github.com/r3labs/sse/v2"
+)
+
+// StreamBenchTokens makes a stream of about 50 MB of delta events.
+const StreamBenchTokens = 330_000
+
+var (
+	streamOnce  sync.Once
+	streamBytes []byte
+	batchOnce   sync.Once
+	batchBytes  []byte
+)
+
+// recordedStream is the gateway's own answer, recorded once.
+func recordedStream(b *testing.B) []byte {
+	streamOnce.Do(func() {
+		g := gateway.New(gateway.Options{})
+		body := fmt.Sprintf(`{"model":%q,"input":"bench","stream":true,"max_output_tokens":%d}`, gateway.ModelFirehose, StreamBenchTokens)
+		req := httptest.NewRequest("POST", "/api/v1/responses", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+gateway.DemoAPIKey)
+		rec := httptest.NewRecorder()
+		g.ServeHTTP(rec, req)
+		streamBytes = rec.Body.Bytes()
+	})
+	return streamBytes
+}
+
+// BenchmarkStreamFraming is the floor: read the bytes and split them into
+// events, decoding nothing.
+func BenchmarkStreamFraming(b *testing.B) {
+	data := recordedStream(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := sse.NewEventStreamReader(bytes.NewReader(data), 32<<20)
+		n := 0
+		for {
+			if _, err := r.ReadEvent(); err != nil {
+				break
+			}
+			n++
+		}
+		if n < StreamBenchTokens {
+			b.Fatalf("%d events", n)
+		}
+	}
+}
+
+// BenchmarkStreamDecode is the client's Stream on the same bytes in memory.
+func BenchmarkStreamDecode(b *testing.B) {
+	data := recordedStream(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := api.NewStreamFromReader(bytes.NewReader(data), 0)
+		for {
+			if _, err := s.Next(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+		if s.Outcome() != api.OutcomeCompleted {
+			b.Fatal(s.Outcome())
+		}
+	}
+}
+
+// BenchmarkStreamDecodeLoopback is the same stream over loopback HTTP from
+// the embedded gateway.
+func BenchmarkStreamDecodeLoopback(b *testing.B) {
+	data := recordedStream(b)
+	srv, err := gateway.Start("127.0.0.1:0", gateway.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	c, _ := api.New(api.Options{BaseURL: srv.URL, APIKey: gateway.DemoAPIKey})
+	max := StreamBenchTokens
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := c.StreamResponse(context.Background(), api.ResponseRequest{Input: api.Input{Text: "bench"}, Model: gateway.ModelFirehose, MaxOutputTokens: &max})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := s.Next(); err != nil {
+				break
+			}
+		}
+		if s.Outcome() != api.OutcomeCompleted {
+			b.Fatal(s.Outcome())
+		}
+	}
+}
+
+// largeBatch is the gateway's 100,000-result batch body.
+func largeBatch(b *testing.B) []byte {
+	batchOnce.Do(func() {
+		g := gateway.New(gateway.Options{LargeBatchSize: 100_000})
+		req := httptest.NewRequest("GET", "/api/v1/batches/"+g.SeedID(gateway.SeedLarge), nil)
+		req.Header.Set("Authorization", "Bearer "+gateway.DemoAPIKey)
+		rec := httptest.NewRecorder()
+		g.ServeHTTP(rec, req)
+		batchBytes = rec.Body.Bytes()
+	})
+	return batchBytes
+}
+
+// BenchmarkBatchFloor is json.Unmarshal of the body into raw results.
+func BenchmarkBatchFloor(b *testing.B) {
+	data := largeBatch(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var v struct {
+			Results []json.RawMessage `json:"results"`
+		}
+		if err := json.Unmarshal(data, &v); err != nil || len(v.Results) != 100_000 {
+			b.Fatal(err)
+		}
+	}
+	reportAllocRatio(b, len(data))
+}
+
+// BenchmarkBatchDecode decodes the body into what the batch view needs:
+// the Batch with every result, and the table's summary of each.
+func BenchmarkBatchDecode(b *testing.B) {
+	data := largeBatch(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var batch api.Batch
+		if err := json.Unmarshal(data, &batch); err != nil || len(batch.Results) != 100_000 {
+			b.Fatal(err)
+		}
+		for j := range batch.Results {
+			if r := batch.Results[j].Response; r != nil {
+				_ = api.Summarize(r.Body)
+			}
+		}
+	}
+	reportAllocRatio(b, len(data))
+}
+
+func reportAllocRatio(b *testing.B, size int) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(size)/1e6, "body-MB")
+}
