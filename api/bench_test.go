@@ -18,7 +18,7 @@ import (
 )
 
 // StreamBenchTokens makes a stream of about 50 MB of delta events.
-const StreamBenchTokens = 330_000
+const StreamBenchTokens = 206_000
 
 var (
 	streamOnce  sync.Once

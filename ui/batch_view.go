@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/bubbles/cursor"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -95,10 +96,12 @@ type batchView struct {
 
 func newBatchView(c *common) *batchView {
 	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	in.Placeholder = "batch id, e.g. batch-1763700000-abc123"
 	in.Prompt = "batch id › "
 	in.CharLimit = 256
 	se := textinput.New()
+	se.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	se.Prompt = "/ "
 	se.Placeholder = "custom_id contains…"
 	v := &batchView{c: c, keys: DefaultBatchKeys(), input: in, search: se, state: newStateFile(c.opts.StateDir), detail: viewport.New(80, 10)}

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/charmbracelet/bubbles/cursor"
 	"slices"
 	"sort"
 	"strconv"
@@ -67,6 +68,7 @@ func newDestForm(d api.Destination) *destForm {
 	f := &destForm{orig: d}
 	text := func(name, label, rule, value string) *formField {
 		in := textinput.New()
+		in.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 		in.Prompt = ""
 		in.CharLimit = 2048
 		in.SetValue(value)

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/bubbles/cursor"
 	"strings"
 	"time"
 
@@ -74,9 +75,11 @@ type destView struct {
 
 func newDestView(c *common) *destView {
 	fi := textinput.New()
+	fi.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	fi.Prompt = "/ "
 	fi.Placeholder = "name or type contains…"
 	wi := textinput.New()
+	wi.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	wi.Prompt = "workspace › "
 	wi.Placeholder = "workspace UUID (empty = the key's default)"
 	wi.CharLimit = 64

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/bubbles/cursor"
 	"io"
 	"path/filepath"
 	"slices"
@@ -121,6 +122,7 @@ type playground struct {
 
 func newPlayground(c *common) *playground {
 	ta := textarea.New()
+	ta.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	ta.Placeholder = "Ask something… (enter sends, alt+enter or ctrl+j adds a line)"
 	ta.ShowLineNumbers = false
 	ta.Prompt = "│ "
@@ -128,6 +130,7 @@ func newPlayground(c *common) *playground {
 	ta.SetHeight(3)
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
 	mi := textinput.New()
+	mi.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	mi.Prompt = "model › "
 	mi.Placeholder = "<provider>/<model>"
 	mi.CharLimit = 200
@@ -146,7 +149,7 @@ func newPlayground(c *common) *playground {
 	return p
 }
 
-func (p *playground) Init() tea.Cmd { return textarea.Blink }
+func (p *playground) Init() tea.Cmd { return nil }
 
 func (p *playground) Capturing() bool {
 	return p.focus == focusPrompt || p.focus == focusModel || p.focus == focusSettings

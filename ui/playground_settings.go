@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/bubbles/cursor"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,7 @@ const (
 func newSettings() []*setting {
 	mk := func(name, label, rule, value string) *setting {
 		in := textinput.New()
+		in.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 		in.Prompt = ""
 		in.CharLimit = 4096
 		in.SetValue(value)
