@@ -157,7 +157,8 @@ func TestBatchResults(t *testing.T) {
 }
 
 func TestBatchSubmit(t *testing.T) {
-	h := newHarness(t, gateway.Options{BatchDuration: 200 * time.Millisecond})
+	// A submitted batch is invisible (404) for a moment: watch must wait.
+	h := newHarness(t, gateway.Options{BatchDuration: 200 * time.Millisecond, SubmitVisibleAfter: 2500 * time.Millisecond})
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -177,7 +178,7 @@ func TestBatchSubmit(t *testing.T) {
 	h.run("", "batch", "submit", good, "--model", "openai/gpt-4o-mini", "--endpoint", "/v1/chat/completions").must(t, 0, []string{"batch-", "validating", "2 requests"}, nil)
 	h.run("", "batch", "submit", "-", "--model", "openai/gpt-4o-mini", "--endpoint", "/v1/chat/completions").must(t, 2, nil, []string{"holds no requests"})
 	h2 := h.run(`{"custom_id":"x","body":{}}`, "batch", "submit", "-", "--model", "openai/gpt-4o-mini", "--endpoint", "/v1/chat/completions", "--watch", "--json")
-	h2.must(t, 0, []string{`"status":"completed"`}, []string{"submitted", "watching"})
+	h2.must(t, 0, []string{`"status":"completed"`}, []string{"submitted", "watching", "HTTP 404"})
 }
 
 func TestRespond(t *testing.T) {

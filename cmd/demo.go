@@ -54,6 +54,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 	f.DurationVar(&o.ThinkTime, "think-time", 600*time.Millisecond, "wait before the first token, with keep-alive comments")
 	f.IntVar(&o.LargeBatchSize, "large-batch-size", 10000, "results in the large seeded batch")
 	f.DurationVar(&o.BatchDuration, "batch-duration", 60*time.Second, "time a running or submitted batch takes to complete")
+	f.DurationVar(&o.SubmitVisibleAfter, "submit-visible-after", 2*time.Second, "a submitted batch answers 404 for this long, as the real service may")
 	f.DurationVar(&o.Latency, "latency", 0, "added latency on every answer")
 	f.Float64Var(&o.ErrorRate, "error-rate", 0, "share of requests answered with a 5xx (0 to 1)")
 	f.Float64Var(&o.DropRate, "drop-rate", 0, "share of streams cut mid-way (0 to 1)")

@@ -214,3 +214,35 @@ func TestFilterRulesText(t *testing.T) {
 		}
 	}
 }
+
+func TestDestFailedSaveKeepsEdits(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	u := start(t, Options{Client: c, View: "destinations"}, 140, 40)
+	u.selectDest(gateway.BrokenDestination)
+	u.key(tea.KeyEnter)
+	u.screen("Edit " + gateway.BrokenDestination)
+	u.runes("-renamed")
+	u.key(tea.KeyCtrlS)
+	u.screen("This PATCH sends only these fields", "name")
+	u.runes("y")
+	u.screen("not saved (your edits are kept)", "HTTP 500")
+	u.until("edits kept", func(m Model) bool {
+		f := destOf(m).form
+		return f != nil && !f.review && f.field("name").input.Value() == gateway.BrokenDestination+"-renamed"
+	})
+	u.quit()
+	if len(patches(srv, srv.DestinationID(gateway.BrokenDestination))) != 1 {
+		t.Fatalf("a PATCH that may have applied was retried")
+	}
+}
+
+func TestServerErrorLandsOnItsField(t *testing.T) {
+	f := newDestForm(api.Destination{ID: "d", Type: "langfuse", Regions: []string{"global"}, SamplingRate: 1,
+		Config: map[string]any{"baseUrl": "https://x", "secretKey": "sk-...abcd"}})
+	if !f.applyServerError("Invalid request parameters: sampling_rate must be a number from 0.0001 to 1") || f.field("sampling_rate").err == "" {
+		t.Fatalf("sampling_rate error not placed")
+	}
+	if !f.applyServerError("config baseUrl: not a URL") || f.field("config.baseUrl").err == "" {
+		t.Fatalf("config error not placed")
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"log/slog"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -15,10 +16,11 @@ import (
 // loadedModel is a shell whose three views all hold data: a finished batch
 // with results open in the table, a finished conversation, and a list of
 // destinations.
-func loadedModel(t *testing.T) Model {
+func loadedModel(t *testing.T, log *lockedBuf) Model {
 	t.Helper()
 	srv, c := startGW(t, gateway.Options{})
-	u := start(t, Options{Client: c, BatchID: srv.SeedID(gateway.SeedChat), Model: "openai/gpt-4o-mini"}, 100, 30)
+	u := start(t, Options{Client: c, BatchID: srv.SeedID(gateway.SeedChat), Model: "openai/gpt-4o-mini",
+		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))}, 100, 30)
 	u.screen("Results 1 of 40")
 	u.key(tea.KeyTab)
 	u.runes("hello")
@@ -34,8 +36,14 @@ func loadedModel(t *testing.T) Model {
 // 40x12 and through random resizes: no panic, and never more lines or
 // columns than the terminal has.
 func TestEveryViewAtEverySize(t *testing.T) {
-	m := loadedModel(t)
+	var log lockedBuf
+	m := loadedModel(t, &log)
 	m.quitting = false
+	defer func() {
+		if l := log.String(); l == "" || strings.Contains(l, gateway.DemoAPIKey) || strings.Contains(l, gateway.DemoManagementKey) {
+			t.Fatalf("the log is empty or holds a key")
+		}
+	}()
 	check := func(w, h int) {
 		t.Helper()
 		defer func() {

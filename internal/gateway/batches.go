@@ -377,7 +377,7 @@ func (g *Gateway) submitBatch(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.n++
 	b := &batchRecord{Endpoint: body.Endpoint, Model: body.Model, created: now, CreatedAt: now.Unix(), Total: len(body.Requests),
-		live: true, duration: g.opts.BatchDuration}
+		live: true, duration: g.opts.BatchDuration, visible: now.Add(g.opts.SubmitVisibleAfter)}
 	b.ID = fmt.Sprintf("batch-%d-%06x", now.Unix(), g.rng.Uint32()&0xffffff)
 	ids := make([]string, len(body.Requests))
 	for i, rq := range body.Requests {

@@ -50,6 +50,9 @@ type Options struct {
 	// PaymentPolls is how many polls the 402 batch answers 402 before its
 	// credits are "added".
 	PaymentPolls int
+	// SubmitVisibleAfter is how long a submitted batch answers 404, as the
+	// real service does for a few seconds after submission.
+	SubmitVisibleAfter time.Duration
 	// Faults.
 	Latency     time.Duration // added before every answer
 	ErrorRate   float64       // share of requests answered with a 5xx

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func do(t *testing.T, h http.Handler, method, path, key, body string, hdr ...string) *httptest.ResponseRecorder {
@@ -237,5 +238,29 @@ func TestLargeBatchSize(t *testing.T) {
 	json.Unmarshal(rec.Body.Bytes(), &b)
 	if len(b.Results) != 1234 || b.Counts.Total != 1234 {
 		t.Fatalf("large batch %d/%d", len(b.Results), b.Counts.Total)
+	}
+}
+
+func TestSubmissionRows(t *testing.T) {
+	g := New(Options{SubmitVisibleAfter: time.Hour})
+	for body, want := range map[string]string{
+		`{"endpoint":"/v1/chat/completions","model":"a/b","requests":[{"body":{}}]}`:                                             "custom_id is required",
+		`{"endpoint":"/v1/chat/completions","model":"a/b","requests":[{"custom_id":"x","body":{}},{"custom_id":"x","body":{}}]}`: "not unique",
+		`{"endpoint":"/v1/images","model":"a/b","requests":[{"custom_id":"x","body":{}}]}`:                                       "endpoint",
+		`{"endpoint":"/v1/chat/completions","model":"a/b","requests":[{"custom_id":"x","body":{"model":"c/d"}}]}`:                "batch model",
+	} {
+		rec := do(t, g, "POST", "/api/v1/batches", DemoAPIKey, body)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), want) {
+			t.Fatalf("%s: %d %s", body, rec.Code, rec.Body.String())
+		}
+	}
+	rec := do(t, g, "POST", "/api/v1/batches", DemoAPIKey, `{"endpoint":"/v1/embeddings","model":"a/b","requests":[{"custom_id":"x","body":{"input":"hi"}}]}`)
+	var b struct{ ID, Status string }
+	json.Unmarshal(rec.Body.Bytes(), &b)
+	if rec.Code != 202 || b.Status != "validating" || !strings.HasPrefix(b.ID, "batch-") {
+		t.Fatalf("submit: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(t, g, "GET", "/api/v1/batches/"+b.ID, DemoAPIKey, ""); rec.Code != 404 {
+		t.Fatalf("a just-submitted batch should be invisible for a moment, got %d", rec.Code)
 	}
 }
