@@ -25,6 +25,7 @@ const (
 	fieldRegions
 	fieldKeys
 	fieldConfig
+	fieldRules
 )
 
 // formField is one editable member of a destination.
@@ -34,12 +35,13 @@ type formField struct {
 	rule   string
 	kind   fieldKind
 	input  textinput.Model
-	on     bool            // fieldBool, and "all keys" for fieldKeys
-	picks  map[string]bool // fieldRegions
-	pick   int             // focused option of fieldRegions
-	secret bool            // a masked config member
-	masked string          // the masked value the server sent
-	err    string          // validation or server message
+	on     bool             // fieldBool, and "all keys" for fieldKeys
+	picks  map[string]bool  // fieldRegions
+	pick   int              // focused option of fieldRegions
+	secret bool             // a masked config member
+	masked string           // the masked value the server sent
+	rules  *api.FilterRules // fieldRules: the edited rules (nil = none)
+	err    string           // validation or server message
 }
 
 // destForm edits one destination; it keeps the user's edits after any
@@ -47,6 +49,7 @@ type formField struct {
 type destForm struct {
 	orig    api.Destination
 	fields  []*formField
+	editor  *rulesEditor // open while filter rules are edited
 	idx     int
 	review  bool
 	sending bool
@@ -99,8 +102,7 @@ func newDestForm(d api.Destination) *destForm {
 	)
 	keys := text("api_key_hashes", "key allowlist", "space: all keys ↔ list; list = comma-separated hashes, ≥1", strings.Join(d.APIKeyHashes, ", "))
 	keys.kind, keys.on = fieldKeys, d.APIKeyHashes == nil
-	rules := text("filter_rules", "filter rules", "", rulesToText(d.FilterRules))
-	rules.rule = "empty = none (null) · groups joined by ';', each 'and:'/'or:' then rules 'field operator value' separated by ','"
+	rules := &formField{name: "filter_rules", label: "filter rules", rule: "enter edits the groups of rules", kind: fieldRules, rules: d.FilterRules}
 	f.fields = append(f.fields, keys, rules)
 	labels := knownLabels[d.Type]
 	for _, k := range d.ConfigKeys() {
@@ -151,7 +153,21 @@ func (f *destForm) move(d int) {
 // key handles a key in the form; it reports whether the key was used.
 func (f *destForm) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 	fl := f.current()
+	if f.editor != nil {
+		cmd, done := f.editor.key(msg)
+		if done {
+			fl.rules, f.editor = f.editor.rules(), nil
+			f.validate()
+		}
+		return cmd, true
+	}
 	switch fl.kind {
+	case fieldRules:
+		if msg.Type == tea.KeyEnter {
+			f.editor = newRulesEditor(fl.rules)
+			return nil, true
+		}
+		return nil, false
 	case fieldBool:
 		if msg.String() == " " || msg.Type == tea.KeySpace {
 			fl.on = !fl.on
@@ -272,18 +288,15 @@ func (f *destForm) build() (api.DestinationPatch, error) {
 			p.APIKeyHashes = api.Value(hs)
 		}
 	}
-	if fl := f.field("filter_rules"); strings.TrimSpace(fl.input.Value()) != rulesToText(o.FilterRules) {
-		fr, err := textToRules(fl.input.Value())
+	if fl := f.field("filter_rules"); rulesToText(fl.rules) != rulesToText(o.FilterRules) {
 		switch {
-		case err != nil:
-			fail(fl, err.Error())
-		case fr == nil:
+		case fl.rules == nil:
 			p.FilterRules = api.Null[*api.FilterRules]()
 		default:
-			if verr := fr.Validate(); verr != nil {
+			if verr := fl.rules.Validate(); verr != nil {
 				fail(fl, verr.Error())
 			} else {
-				p.FilterRules = api.Value(fr)
+				p.FilterRules = api.Value(fl.rules)
 			}
 		}
 	}
@@ -339,9 +352,10 @@ func sortedRegions(rs []string) []string {
 	return out
 }
 
-// rulesToText renders filter rules in the form's text syntax:
-// "and: model starts_with openai/, total_cost gt 0.01; or: ..."; a
-// disabled set starts with "off:".
+// rulesToText renders filter rules on one line, as the form and the diff
+// show them: "and: model starts_with openai/, total_cost gt 0.01; or: …";
+// a disabled set starts with "off:". Equal rules render equally, so it also
+// tells whether the rules changed.
 func rulesToText(fr *api.FilterRules) string {
 	if fr == nil {
 		return ""
@@ -363,57 +377,6 @@ func rulesToText(fr *api.FilterRules) string {
 		s = "off: " + s
 	}
 	return s
-}
-
-// textToRules parses the form's syntax; empty means null.
-func textToRules(s string) (*api.FilterRules, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "null" {
-		return nil, nil
-	}
-	fr := &api.FilterRules{Enabled: true}
-	if rest, ok := strings.CutPrefix(s, "off:"); ok {
-		fr.Enabled, s = false, strings.TrimSpace(rest)
-	}
-	for _, g := range strings.Split(s, ";") {
-		g = strings.TrimSpace(g)
-		if g == "" {
-			continue
-		}
-		logic, body, ok := strings.Cut(g, ":")
-		logic = strings.TrimSpace(logic)
-		if !ok || (logic != "and" && logic != "or") {
-			return nil, fmt.Errorf("each group starts with 'and:' or 'or:'")
-		}
-		grp := api.FilterGroup{Logic: logic}
-		for _, r := range strings.Split(body, ",") {
-			parts := strings.Fields(r)
-			if len(parts) == 0 {
-				continue
-			}
-			if len(parts) < 2 {
-				return nil, fmt.Errorf("rule %q needs a field and an operator", strings.TrimSpace(r))
-			}
-			rule := api.FilterRule{Field: parts[0], Operator: parts[1]}
-			if !slices.Contains(api.FilterFields, rule.Field) {
-				return nil, fmt.Errorf("field %q: one of %s", rule.Field, strings.Join(api.FilterFields, ", "))
-			}
-			if !slices.Contains(api.FilterOperators, rule.Operator) {
-				return nil, fmt.Errorf("operator %q: one of %s", rule.Operator, strings.Join(api.FilterOperators, ", "))
-			}
-			if len(parts) > 2 {
-				val := strings.Join(parts[2:], " ")
-				if n, err := strconv.ParseFloat(val, 64); err == nil {
-					rule.Value = n
-				} else {
-					rule.Value = strings.Trim(val, `"`)
-				}
-			}
-			grp.Rules = append(grp.Rules, rule)
-		}
-		fr.Groups = append(fr.Groups, grp)
-	}
-	return fr, nil
 }
 
 // diffLines shows exactly what the patch sends: old -> new, secrets as
@@ -511,6 +474,9 @@ func (f *destForm) view(s Styles, w, h int, readOnly bool) string {
 		}
 		return strings.Join(lines, "\n")
 	}
+	if f.editor != nil {
+		return title + "\n" + f.editor.view(s, w, h-1)
+	}
 	room := max(1, h-3)
 	start := max(0, min(f.idx-room/2, len(f.fields)-room))
 	for i := start; i < len(f.fields) && i < start+room; i++ {
@@ -545,6 +511,8 @@ func (f *destForm) view(s Styles, w, h int, readOnly bool) string {
 			} else {
 				val = fl.input.View()
 			}
+		case fieldRules:
+			val = s.Value.Render(orText(rulesToText(fl.rules), "none (null)"))
 		default:
 			val = fl.input.View()
 		}

@@ -364,6 +364,10 @@ func (v *destView) onFormKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if f.editor != nil { // the rules editor takes every key until it closes
+		cmd, _ := f.key(msg)
+		return cmd
+	}
 	switch {
 	case msg.Type == tea.KeyEsc:
 		v.mode, v.form = destList, nil

@@ -19,6 +19,7 @@ func patches(srv *gateway.Server, id string) []gateway.Recorded {
 // selectDest moves the cursor to the destination with the given name.
 func (u *ui) selectDest(name string) {
 	u.t.Helper()
+	u.until("destinations loaded", func(m Model) bool { return len(destOf(m).rows) > 0 && !destOf(m).loading })
 	u.runes("g")
 	for i := 0; i < 40; i++ {
 		var found bool
@@ -197,24 +198,6 @@ func TestDestReadOnly(t *testing.T) {
 	}
 }
 
-func TestFilterRulesText(t *testing.T) {
-	fr, err := textToRules("and: model starts_with openai/, total_cost gt 0.01; or: provider exists")
-	if err != nil || len(fr.Groups) != 2 || fr.Groups[0].Rules[1].Value != 0.01 || fr.Groups[1].Rules[0].Value != nil {
-		t.Fatalf("%+v %v", fr, err)
-	}
-	if back := rulesToText(fr); back != "and: model starts_with openai/, total_cost gt 0.01; or: provider exists" {
-		t.Fatalf("round trip %q", back)
-	}
-	if fr, err := textToRules(""); fr != nil || err != nil {
-		t.Fatalf("empty must mean null")
-	}
-	for _, bad := range []string{"model equals x", "and: colour equals red", "and: model like x", "and: model"} {
-		if _, err := textToRules(bad); err == nil {
-			t.Fatalf("%q accepted", bad)
-		}
-	}
-}
-
 func TestDestFailedSaveKeepsEdits(t *testing.T) {
 	srv, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "destinations"}, 140, 40)
@@ -244,5 +227,89 @@ func TestServerErrorLandsOnItsField(t *testing.T) {
 	}
 	if !f.applyServerError("config baseUrl: not a URL") || f.field("config.baseUrl").err == "" {
 		t.Fatalf("config error not placed")
+	}
+}
+
+func TestDestFilterRulesEditor(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	name := "staging-datadog" // seeded with: and: model starts_with openai/, total_cost gt 0.01
+	id := srv.DestinationID(name)
+	u := start(t, Options{Client: c, View: "destinations"}, 140, 40)
+	u.selectDest(name)
+	u.key(tea.KeyEnter)
+	u.screen("Edit "+name, "filter rules", "and: model starts_with openai/, total_cost gt 0.01")
+	for i := 0; i < 10; i++ {
+		u.key(tea.KeyTab)
+	}
+	u.key(tea.KeyEnter)
+	u.screen("Filter rules", "group 1 · and: every rule must match")
+	u.key(tea.KeyDown)  // rule 1
+	u.key(tea.KeyTab)   // its operator
+	u.key(tea.KeyRight) // starts_with -> ends_with
+	u.key(tea.KeyCtrlN) // a new rule: model equals
+	u.key(tea.KeyRight) // field: provider
+	u.key(tea.KeyTab)
+	u.key(tea.KeyTab) // value
+	u.runes("anthropic")
+	u.key(tea.KeyEsc)
+	u.screen("and: model ends_with openai/, total_cost gt 0.01, provider equals ant")
+	u.key(tea.KeyCtrlS)
+	u.screen("This PATCH sends only these fields", "filter_rules")
+	u.runes("y")
+	u.until("saved", func(m Model) bool { return destOf(m).form == nil && len(destOf(m).inflight) == 0 })
+	sent := patches(srv, id)
+	var body struct {
+		FilterRules *api.FilterRules `json:"filter_rules"`
+	}
+	var all map[string]json.RawMessage
+	json.Unmarshal(sent[0].Body, &all)
+	json.Unmarshal(sent[0].Body, &body)
+	fr := body.FilterRules
+	if len(all) != 1 || fr == nil || !fr.Enabled || len(fr.Groups) != 1 || len(fr.Groups[0].Rules) != 3 ||
+		fr.Groups[0].Rules[0].Operator != "ends_with" || fr.Groups[0].Rules[1].Value != 0.01 ||
+		fr.Groups[0].Rules[2].Field != "provider" || fr.Groups[0].Rules[2].Value != "anthropic" {
+		t.Fatalf("PATCH body %s", sent[0].Body)
+	}
+	// Clear to null.
+	u.key(tea.KeyEnter)
+	u.screen("Edit " + name)
+	for i := 0; i < 10; i++ {
+		u.key(tea.KeyTab)
+	}
+	u.key(tea.KeyEnter)
+	u.key(tea.KeyCtrlX)
+	u.screen("no filter rules (sent as null)")
+	u.key(tea.KeyEsc)
+	u.key(tea.KeyCtrlS)
+	u.screen("none (null)")
+	u.runes("y")
+	u.until("saved", func(m Model) bool { return destOf(m).form == nil && len(destOf(m).inflight) == 0 })
+	if got := string(patches(srv, id)[1].Body); got != `{"filter_rules":null}` {
+		t.Fatalf("clear sent %s", got)
+	}
+	u.quit()
+}
+
+func TestRulesEditorModel(t *testing.T) {
+	if newRulesEditor(nil).rules() != nil {
+		t.Fatal("no rules must stay null")
+	}
+	e := newRulesEditor(nil)
+	e.key(tea.KeyMsg{Type: tea.KeyCtrlG})
+	e.key(tea.KeyMsg{Type: tea.KeyCtrlN})
+	e.key(tea.KeyMsg{Type: tea.KeyUp})
+	e.key(tea.KeyMsg{Type: tea.KeyUp})
+	e.key(tea.KeyMsg{Type: tea.KeySpace}) // group logic -> or
+	e.key(tea.KeyMsg{Type: tea.KeyCtrlE}) // disabled
+	fr := e.rules()
+	if fr == nil || fr.Enabled || len(fr.Groups) != 1 || fr.Groups[0].Logic != "or" || len(fr.Groups[0].Rules) != 2 || fr.Validate() != nil {
+		t.Fatalf("%+v", fr)
+	}
+	if rulesToText(fr) != "off: or: model equals, model equals" {
+		t.Fatalf("%q", rulesToText(fr))
+	}
+	e.key(tea.KeyMsg{Type: tea.KeyCtrlD}) // on the group line: deletes the group
+	if e.rules() != nil {
+		t.Fatalf("deleting the only group leaves no rules")
 	}
 }

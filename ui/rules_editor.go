@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// rulesEditor edits filter rules as structured groups of rules: each group
+// joins its rules with and/or; each rule picks a field and an operator from
+// the service's lists and takes an optional value. The result is nil
+// (cleared to null) or a set of rules.
+type rulesEditor struct {
+	cleared bool
+	enabled bool
+	groups  []*ruleGroup
+	g, r    int // focused group, and rule (-1: the group's logic)
+	col     int // 0 field, 1 operator, 2 value
+	err     string
+}
+
+type ruleGroup struct {
+	or    bool
+	rules []*ruleRow
+}
+
+type ruleRow struct {
+	field, op int
+	value     textinput.Model
+}
+
+func newValueInput(v string) textinput.Model {
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Prompt = ""
+	in.Placeholder = "value (optional)"
+	in.CharLimit = 512
+	in.SetValue(v)
+	return in
+}
+
+func newRulesEditor(fr *api.FilterRules) *rulesEditor {
+	e := &rulesEditor{cleared: fr == nil, enabled: true, r: -1}
+	if fr != nil {
+		e.enabled = fr.Enabled
+		for _, g := range fr.Groups {
+			grp := &ruleGroup{or: g.Logic == "or"}
+			for _, r := range g.Rules {
+				v := ""
+				if r.Value != nil {
+					v = fmt.Sprint(r.Value)
+				}
+				grp.rules = append(grp.rules, &ruleRow{field: max(0, slices.Index(api.FilterFields, r.Field)),
+					op: max(0, slices.Index(api.FilterOperators, r.Operator)), value: newValueInput(v)})
+			}
+			e.groups = append(e.groups, grp)
+		}
+	}
+	return e
+}
+
+// rules returns the edited rules, nil when cleared or empty.
+func (e *rulesEditor) rules() *api.FilterRules {
+	if e.cleared || len(e.groups) == 0 {
+		return nil
+	}
+	fr := &api.FilterRules{Enabled: e.enabled}
+	for _, g := range e.groups {
+		grp := api.FilterGroup{Logic: "and", Rules: []api.FilterRule{}}
+		if g.or {
+			grp.Logic = "or"
+		}
+		for _, r := range g.rules {
+			rule := api.FilterRule{Field: api.FilterFields[r.field], Operator: api.FilterOperators[r.op]}
+			if v := strings.TrimSpace(r.value.Value()); v != "" {
+				if n, err := strconv.ParseFloat(v, 64); err == nil {
+					rule.Value = n
+				} else {
+					rule.Value = v
+				}
+			}
+			grp.Rules = append(grp.Rules, rule)
+		}
+		fr.Groups = append(fr.Groups, grp)
+	}
+	return fr
+}
+
+func (e *rulesEditor) focus() {
+	for gi, g := range e.groups {
+		for ri, r := range g.rules {
+			if gi == e.g && ri == e.r && e.col == 2 {
+				r.value.Focus()
+			} else {
+				r.value.Blur()
+			}
+		}
+	}
+}
+
+func (e *rulesEditor) current() *ruleRow {
+	if e.g < len(e.groups) && e.r >= 0 && e.r < len(e.groups[e.g].rules) {
+		return e.groups[e.g].rules[e.r]
+	}
+	return nil
+}
+
+// rows is the focus order: each group's logic, then its rules.
+func (e *rulesEditor) move(d int) {
+	type pos struct{ g, r int }
+	var order []pos
+	for gi, g := range e.groups {
+		order = append(order, pos{gi, -1})
+		for ri := range g.rules {
+			order = append(order, pos{gi, ri})
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	i := slices.Index(order, pos{e.g, e.r})
+	i = max(0, min(len(order)-1, i+d))
+	e.g, e.r = order[i].g, order[i].r
+	if e.r < 0 {
+		e.col = 0
+	}
+	e.focus()
+}
+
+func cycle(i, n, d int) int { return ((i+d)%n + n) % n }
+
+// key handles a key; done reports that the editor closes.
+func (e *rulesEditor) key(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
+	e.err = ""
+	row := e.current()
+	switch msg.Type {
+	case tea.KeyEsc, tea.KeyCtrlS:
+		return nil, true
+	case tea.KeyUp:
+		e.move(-1)
+		return nil, false
+	case tea.KeyDown:
+		e.move(1)
+		return nil, false
+	case tea.KeyTab:
+		if row != nil {
+			e.col = cycle(e.col, 3, 1)
+			e.focus()
+		}
+		return nil, false
+	case tea.KeyShiftTab:
+		if row != nil {
+			e.col = cycle(e.col, 3, -1)
+			e.focus()
+		}
+		return nil, false
+	case tea.KeyCtrlN: // a rule in the focused group (a group first if none)
+		e.cleared = false
+		if len(e.groups) == 0 {
+			e.groups = append(e.groups, &ruleGroup{})
+			e.g = 0
+		}
+		g := e.groups[e.g]
+		g.rules = append(g.rules, &ruleRow{value: newValueInput("")})
+		e.r, e.col = len(g.rules)-1, 0
+		e.focus()
+		return nil, false
+	case tea.KeyCtrlG: // a new group with one rule
+		e.cleared = false
+		e.groups = append(e.groups, &ruleGroup{rules: []*ruleRow{{value: newValueInput("")}}})
+		e.g, e.r, e.col = len(e.groups)-1, 0, 0
+		e.focus()
+		return nil, false
+	case tea.KeyCtrlD: // delete the focused rule, or the group on its logic line
+		if e.g >= len(e.groups) {
+			return nil, false
+		}
+		g := e.groups[e.g]
+		if e.r < 0 {
+			e.groups = slices.Delete(e.groups, e.g, e.g+1)
+			e.g, e.r = max(0, e.g-1), -1
+		} else {
+			g.rules = slices.Delete(g.rules, e.r, e.r+1)
+			e.r = min(e.r, len(g.rules)-1)
+		}
+		e.focus()
+		return nil, false
+	case tea.KeyCtrlE:
+		e.enabled = !e.enabled
+		return nil, false
+	case tea.KeyCtrlX: // clear to null
+		e.cleared, e.groups, e.g, e.r = true, nil, 0, -1
+		return nil, false
+	}
+	if e.g < len(e.groups) && e.r < 0 { // the group's logic
+		if msg.Type == tea.KeySpace || msg.Type == tea.KeyLeft || msg.Type == tea.KeyRight {
+			e.groups[e.g].or = !e.groups[e.g].or
+		}
+		return nil, false
+	}
+	if row == nil {
+		return nil, false
+	}
+	switch e.col {
+	case 0, 1:
+		d := 0
+		switch msg.Type {
+		case tea.KeyRight, tea.KeySpace:
+			d = 1
+		case tea.KeyLeft:
+			d = -1
+		}
+		if e.col == 0 {
+			row.field = cycle(row.field, len(api.FilterFields), d)
+		} else {
+			row.op = cycle(row.op, len(api.FilterOperators), d)
+		}
+		return nil, false
+	}
+	row.value, cmd = row.value.Update(msg)
+	return cmd, false
+}
+
+func (e *rulesEditor) view(s Styles, w, h int) string {
+	var lines []string
+	state := s.Success.Render("enabled")
+	if !e.enabled {
+		state = s.Muted.Render("disabled")
+	}
+	lines = append(lines, s.Title.Render("Filter rules")+"  "+state)
+	if e.cleared || len(e.groups) == 0 {
+		lines = append(lines, "", s.Muted.Render("no filter rules (sent as null): every generation is forwarded"), "")
+	}
+	for gi, g := range e.groups {
+		logic := "and: every rule must match"
+		if g.or {
+			logic = "or: any rule may match"
+		}
+		line := fmt.Sprintf("group %d · %s", gi+1, logic)
+		if gi == e.g && e.r < 0 {
+			line = s.Selected.Render("▸ " + line + "  (space toggles and/or)")
+		} else {
+			line = s.Label.Render("  " + line)
+		}
+		lines = append(lines, line)
+		for ri, r := range g.rules {
+			focused := gi == e.g && ri == e.r
+			cell := func(col int, text string) string {
+				if focused && e.col == col {
+					return s.Selected.Render("‹" + text + "›")
+				}
+				return " " + text + " "
+			}
+			val := r.value.View()
+			if focused && e.col == 2 {
+				val = s.Selected.Render("‹") + val + s.Selected.Render("›")
+			}
+			marker := "    "
+			if focused {
+				marker = "  ▸ "
+			}
+			lines = append(lines, ansi.Truncate(marker+cell(0, api.FilterFields[r.field])+cell(1, api.FilterOperators[r.op])+" "+val, w, "…"))
+		}
+	}
+	lines = append(lines, "", s.Muted.Render("↑/↓ rule · tab field/operator/value · ←/→ or space change · ctrl+n add rule · ctrl+g add group"),
+		s.Muted.Render("ctrl+d delete · ctrl+e enable/disable · ctrl+x clear to null · esc done"))
+	if e.err != "" {
+		lines = append(lines, s.FieldErr.Render(textsafe.Line(e.err)))
+	}
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	return strings.Join(lines, "\n")
+}
