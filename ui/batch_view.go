@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
@@ -632,13 +633,14 @@ func (v *batchView) viewBatch() string {
 	s := v.c.styles
 	var parts []string
 	card := v.headerCard()
-	usage := v.usagePanel()
-	if v.w >= 110 && !v.compact() {
-		parts = append(parts, lipgloss.JoinHorizontal(lipgloss.Top, card, " ", usage))
-	} else if v.compact() {
-		parts = append(parts, card)
-	} else {
-		parts = append(parts, card, usage)
+	switch {
+	case v.w >= 110 && !v.compact():
+		parts = append(parts, lipgloss.JoinHorizontal(lipgloss.Top, card, " ", v.usagePanel()))
+	case v.compact() || v.h < 34:
+		// Not enough room for two panels: usage on one line.
+		parts = append(parts, card, v.usageLine())
+	default:
+		parts = append(parts, card, v.usagePanel())
 	}
 	parts = append(parts, v.progress())
 	if v.payment != nil {
@@ -794,6 +796,9 @@ func progressBar(s Styles, rc api.RequestCounts, width int) string {
 	if rc.Failed > 0 && bad == 0 {
 		bad = 1
 	}
+	if rc.Done() >= rc.Total {
+		bad = width - ok // all done: a full bar, whatever the rounding
+	}
 	if rc.Done() < rc.Total && ok+bad >= width {
 		// never a full bar while work remains
 		if ok > 0 {
@@ -861,6 +866,32 @@ func (v *batchView) usagePanel() string {
 		lines = append(lines, row("cost detail", textsafe.Line(costDetails(u.CostDetails))))
 	}
 	return s.Card.Width(v.cardWidth()).Render(strings.Join(lines, "\n"))
+}
+
+// usageLines is the usage panel in two lines, for short terminals.
+func (v *batchView) usageLine() string {
+	s := v.c.styles
+	u := v.batch.Usage
+	if u == nil {
+		return s.Label.Render("usage") + " " + s.Muted.Render("not reported yet")
+	}
+	tokens := fmt.Sprintf("%s prompt %s · completion %s · total %s", s.Label.Render("tokens"),
+		format.Int(u.PromptTokens), format.Int(u.CompletionTokens), format.Int(u.TotalTokens))
+	if d := u.PromptTokensDetails; d != nil && d.CachedTokens != nil {
+		tokens += " · cached " + format.Int(*d.CachedTokens)
+	}
+	if d := u.CompletionTokensDetails; d != nil && d.ReasoningTokens != nil {
+		tokens += " · reasoning " + format.Int(*d.ReasoningTokens)
+	}
+	cost := s.Label.Render("cost  ") + " " + s.Value.Render(format.CostPtr(u.Cost))
+	if u.IsBYOK != nil && *u.IsBYOK {
+		cost += " · BYOK"
+	}
+	if u.ServiceTier != nil {
+		cost += " · tier " + textsafe.Line(*u.ServiceTier)
+	}
+	w := max(1, v.w)
+	return ansi.Truncate(tokens, w, "…") + "\n" + ansi.Truncate(cost, w, "…")
 }
 
 // ---- HELP ----

@@ -53,6 +53,9 @@ func CostPtr(c *float64) string {
 // Age renders how long ago t was: "12s ago", "3m ago", "5h ago", "2d ago".
 func Age(t, now time.Time) string {
 	d := now.Sub(t)
+	if d > -time.Second && d < time.Second {
+		return "just now"
+	}
 	if d < 0 {
 		return "in " + Duration(-d)
 	}
