@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -344,4 +347,62 @@ func TestDashboardNeedsATerminal(t *testing.T) {
 	h := newHarness(t, gateway.Options{})
 	h.run("", "--view", "playground").must(t, 2, nil, []string{"needs a terminal"})
 	h.run("", "demo").must(t, 2, nil, []string{"needs a terminal"})
+}
+
+// syncBuf is a buffer safe to read while a command writes to it.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestDemoServe(t *testing.T) {
+	var out, errb syncBuf
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- Run(ctx, []string{"demo", "--serve", "--listen", "127.0.0.1:0"}, IO{In: strings.NewReader(""), Out: &out, Err: &errb}, func(string) string { return "" })
+	}()
+	var base string
+	for i := 0; i < 200 && base == ""; i++ {
+		time.Sleep(10 * time.Millisecond)
+		for _, l := range strings.Split(out.String(), "\n") {
+			if f := strings.Fields(l); len(f) == 3 && f[0] == "base" && f[1] == "URL" {
+				base = f[2]
+			}
+		}
+	}
+	if !strings.HasSuffix(base, "/api/v1") {
+		t.Fatalf("no base URL printed:\n%s", out.String())
+	}
+	for _, want := range []string{gateway.DemoAPIKey, gateway.DemoManagementKey, "-running", "-payment", "402 until credits", "410", "demo/fail-midstream"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("serve output lacks %q:\n%s", want, out.String())
+		}
+	}
+	// The printed URL and key answer with the contract's shapes.
+	id := regexp.MustCompile(`batch-\d+-chat`).FindString(out.String())
+	req, _ := http.NewRequest("GET", base+"/batches/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+gateway.DemoAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct{ Object, Status string }
+	json.NewDecoder(resp.Body).Decode(&b)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || b.Object != "batch" || b.Status != "completed" {
+		t.Fatalf("GET %s: %d %+v", id, resp.StatusCode, b)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("demo --serve did not stop on interrupt")
+	}
 }
