@@ -104,6 +104,9 @@ func TestQuitWhileStreamingLeavesNoGoroutine(t *testing.T) {
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*conn).serve"),
 		goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"),
+		// A pending tea.Tick ends when its timer fires (at most the
+		// notice's few seconds); the stream's pump is what must be gone.
+		goleak.IgnoreAnyFunction("github.com/charmbracelet/bubbletea.Tick.func1"),
 	}
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini", Poll: fastPoll()}, 100, 30)
 	u.runes("slow")
