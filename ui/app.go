@@ -108,6 +108,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice, m.noticeErr = textsafe.Line(msg.text), msg.err
 		seq := m.noticeSeq
 		return m, tea.Tick(noticeTTL, func(time.Time) tea.Msg { return clearNoticeMsg{seq} })
+	case copiedMsg: // the shell's concern: one notice, whichever view copied
+		if msg.err != nil {
+			return m.Update(failNotice("copy failed: " + msg.err.Error()))
+		}
+		return m.Update(notice("copied " + msg.what + " to the clipboard"))
 	case clearNoticeMsg:
 		if msg.seq == m.noticeSeq {
 			m.notice = ""

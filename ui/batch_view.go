@@ -195,11 +195,6 @@ func (v *batchView) Update(msg tea.Msg) tea.Cmd {
 			return msgCmd(failNotice("export failed: " + msg.err.Error()))
 		}
 		return msgCmd(notice(fmt.Sprintf("exported %s results to %s", format.Int(msg.n), msg.path)))
-	case copiedMsg:
-		if msg.err != nil {
-			return msgCmd(failNotice("copy failed: " + msg.err.Error()))
-		}
-		return msgCmd(notice("copied " + msg.what + " to the clipboard"))
 	case tea.MouseMsg:
 		return v.onMouse(msg)
 	case tea.KeyMsg:

@@ -169,3 +169,16 @@ func TestOpenerOffersSuggestions(t *testing.T) {
 	u.screen("Results 1 of 10")
 	u.quit()
 }
+
+func TestCopyGoesToTheClipboardOnce(t *testing.T) {
+	srv, c := startGW(t, gateway.Options{})
+	var copied []string
+	u := start(t, Options{Client: c, BatchID: srv.SeedID(gateway.SeedChat), Clipboard: func(s string) error { copied = append(copied, s); return nil }}, 120, 40)
+	u.screen("Results 1 of 40")
+	u.runes("y")
+	u.screen("copied the result's JSON to the clipboard")
+	u.quit()
+	if len(copied) != 1 || !strings.Contains(copied[0], `"custom_id":"chat-req-00000"`) {
+		t.Fatalf("copied %q", copied)
+	}
+}

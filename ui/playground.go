@@ -196,11 +196,6 @@ func (p *playground) Update(msg tea.Msg) tea.Cmd {
 			return msgCmd(failNotice("save failed: " + msg.err.Error()))
 		}
 		return msgCmd(notice("conversation saved to " + msg.path))
-	case copiedMsg:
-		if msg.err != nil {
-			return msgCmd(failNotice("copy failed: " + msg.err.Error()))
-		}
-		return msgCmd(notice("copied " + msg.what))
 	case focusMsg:
 		if msg.view == viewPlayground && p.focus == focusTranscript && !p.running {
 			p.setFocus(focusPrompt)

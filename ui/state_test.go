@@ -27,6 +27,8 @@ func TestRecentIDsAndModelsAreRemembered(t *testing.T) {
 	// A new dashboard offers them.
 	u = start(t, Options{Client: c, StateDir: dir}, 100, 30)
 	u.screen("Open a batch", id, "recent")
-	u.until("recent model", func(m Model) bool { return len(playOf(m).models) > 0 && playOf(m).models[0] == "anthropic/claude-sonnet-4" })
+	u.until("recent model", func(m Model) bool {
+		return len(playOf(m).models) > 0 && playOf(m).models[0] == "anthropic/claude-sonnet-4"
+	})
 	u.quit()
 }

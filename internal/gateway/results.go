@@ -51,40 +51,30 @@ func item(cid string, i int, body any) map[string]any {
 	return it
 }
 
-func chatResults(seed, model string, n int, rich bool) []json.RawMessage {
+// results makes n result items of one body shape.
+func results(seed string, n int, body func(cid string, i int) map[string]any) []json.RawMessage {
 	out := make([]json.RawMessage, n)
 	for i := range out {
 		cid := customID(seed, i)
-		out[i] = mustJSON(item(cid, i, chatBody(cid, model, i, rich)))
+		out[i] = mustJSON(item(cid, i, body(cid, i)))
 	}
 	return out
+}
+
+func chatResults(seed, model string, n int, rich bool) []json.RawMessage {
+	return results(seed, n, func(cid string, i int) map[string]any { return chatBody(cid, model, i, rich) })
 }
 
 func responsesResults(seed, model string, n int) []json.RawMessage {
-	out := make([]json.RawMessage, n)
-	for i := range out {
-		cid := customID(seed, i)
-		out[i] = mustJSON(item(cid, i, responseBody(cid, model, i)))
-	}
-	return out
+	return results(seed, n, func(cid string, i int) map[string]any { return responseBody(cid, model, i) })
 }
 
 func messagesResults(seed, model string, n int) []json.RawMessage {
-	out := make([]json.RawMessage, n)
-	for i := range out {
-		cid := customID(seed, i)
-		out[i] = mustJSON(item(cid, i, messageBody(cid, model, i)))
-	}
-	return out
+	return results(seed, n, func(cid string, i int) map[string]any { return messageBody(cid, model, i) })
 }
 
 func embeddingResults(seed, model string, n int) []json.RawMessage {
-	out := make([]json.RawMessage, n)
-	for i := range out {
-		cid := customID(seed, i)
-		out[i] = mustJSON(item(cid, i, embeddingBody(cid, model, i)))
-	}
-	return out
+	return results(seed, n, func(cid string, i int) map[string]any { return embeddingBody(cid, model, i) })
 }
 
 func textOf(seed string, n int) string { return strings.Join(genTokens(seed, n), "") }
