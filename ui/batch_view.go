@@ -169,11 +169,7 @@ func (v *batchView) clock() tea.Cmd {
 func (v *batchView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recentLoadedMsg:
-		for _, id := range msg.state.Batches {
-			if !slices.Contains(v.recent, id) {
-				v.recent = append(v.recent, id)
-			}
-		}
+		v.recent = appendMissing(v.recent, msg.state.Batches)
 		return nil
 	case batchFetchedMsg:
 		if msg.tag != v.tag {

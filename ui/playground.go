@@ -173,11 +173,7 @@ func (p *playground) Busy() string {
 func (p *playground) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recentLoadedMsg:
-		for _, m := range msg.state.Models {
-			if !slices.Contains(p.models, m) {
-				p.models = append(p.models, m)
-			}
-		}
+		p.models = appendMissing(p.models, msg.state.Models)
 		return nil
 	case streamOpenedMsg:
 		return p.onOpened(msg)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -68,6 +69,16 @@ func (s *stateFile) rememberCmd(pick func(*recentState) *[]string, value string)
 		writeFileAtomic(s.path, b, 0o600)
 		return nil
 	}
+}
+
+// appendMissing appends the items not already in list, in order.
+func appendMissing(list, items []string) []string {
+	for _, x := range items {
+		if !slices.Contains(list, x) {
+			list = append(list, x)
+		}
+	}
+	return list
 }
 
 func pushFront(list []string, v string, max int) []string {
