@@ -41,14 +41,15 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 	if a.env("NO_COLOR") != "" {
 		lipgloss.SetColorProfile(termenv.Ascii)
 	}
-	dark := lipgloss.HasDarkBackground()
+	var dark bool
 	switch cfg.Theme {
 	case "dark":
 		dark = true
 		lipgloss.SetHasDarkBackground(true)
 	case "light":
-		dark = false
 		lipgloss.SetHasDarkBackground(false)
+	default: // auto: ask the terminal once, before the program owns the input
+		dark = lipgloss.HasDarkBackground()
 	}
 	return ui.Options{Client: client, Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
 		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, StateDir: state, DarkBackground: dark}, nil
