@@ -168,6 +168,9 @@ func Parse(b []byte, name string) (*File, error) {
 		return nil, &ConfigError{Msg: fmt.Sprintf("config file %s: unknown setting %s", name, strings.Join(keys, ", "))}
 	}
 	for name, p := range f.Profiles {
+		if p.Theme != "" && p.Theme != "auto" && p.Theme != "dark" && p.Theme != "light" {
+			return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] theme %q must be auto, dark or light", name, p.Theme)}
+		}
 		if p.PollInterval != "" {
 			if _, err := time.ParseDuration(p.PollInterval); err != nil {
 				return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] poll_interval %q is not a duration like 5s", name, p.PollInterval)}

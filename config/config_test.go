@@ -88,6 +88,10 @@ func TestRefusals(t *testing.T) {
 	if _, err := Load(Inputs{Flags: Flags{ConfigPath: bad}, Env: envOf(nil)}); err == nil || !strings.Contains(err.Error(), "api_kye") {
 		t.Fatalf("unknown setting: %v", err)
 	}
+	theme := writeConfig(t, "[profiles.x]\ntheme = \"pink\"\n", 0o600)
+	if _, err := Load(Inputs{Flags: Flags{ConfigPath: theme}, Env: envOf(nil)}); err == nil || !strings.Contains(err.Error(), "auto, dark or light") {
+		t.Fatalf("bad theme: %v", err)
+	}
 	failing := writeConfig(t, "[profiles.default]\napi_key_cmd = \"exit 3\"\n", 0o600)
 	_, err := Load(Inputs{Flags: Flags{ConfigPath: failing}, Env: envOf(nil)})
 	if err == nil || !strings.Contains(err.Error(), "api_key_cmd") {
