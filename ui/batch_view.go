@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/bubbles/cursor"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -96,15 +95,8 @@ type batchView struct {
 }
 
 func newBatchView(c *common) *batchView {
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-	in.Placeholder = "batch id, e.g. batch-1763700000-abc123"
-	in.Prompt = "batch id › "
-	in.CharLimit = 256
-	se := textinput.New()
-	se.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-	se.Prompt = "/ "
-	se.Placeholder = "custom_id contains…"
+	in := newInput("batch id › ", "batch id, e.g. batch-1763700000-abc123", 256, "")
+	se := newInput("/ ", "custom_id contains…", 256, "")
 	v := &batchView{c: c, keys: DefaultBatchKeys(), input: in, search: se, state: newStateFile(c.opts.StateDir), detail: viewport.New(80, 10)}
 	v.input.Focus()
 	return v

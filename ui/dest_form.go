@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/charmbracelet/bubbles/cursor"
 	"slices"
 	"sort"
 	"strconv"
@@ -70,12 +69,7 @@ var knownLabels = map[string]map[string]string{
 func newDestForm(d api.Destination) *destForm {
 	f := &destForm{orig: d}
 	text := func(name, label, rule, value string) *formField {
-		in := textinput.New()
-		in.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-		in.Prompt = ""
-		in.CharLimit = 2048
-		in.SetValue(value)
-		return &formField{name: name, label: label, rule: rule, kind: fieldText, input: in}
+		return &formField{name: name, label: label, rule: rule, kind: fieldText, input: newInput("", "", 2048, value)}
 	}
 	boolean := func(name, label, rule string, v bool) *formField {
 		return &formField{name: name, label: label, rule: rule, kind: fieldBool, on: v}

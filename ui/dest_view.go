@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/bubbles/cursor"
 	"strings"
 	"time"
 
@@ -74,15 +73,8 @@ type destView struct {
 }
 
 func newDestView(c *common) *destView {
-	fi := textinput.New()
-	fi.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-	fi.Prompt = "/ "
-	fi.Placeholder = "name or type contains…"
-	wi := textinput.New()
-	wi.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-	wi.Prompt = "workspace › "
-	wi.Placeholder = "workspace UUID (empty = the key's default)"
-	wi.CharLimit = 64
+	fi := newInput("/ ", "name or type contains…", 256, "")
+	wi := newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, "")
 	return &destView{c: c, keys: DefaultDestKeys(), finput: fi, wsinput: wi, work: c.opts.Workspace, inflight: map[string]bool{}}
 }
 

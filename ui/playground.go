@@ -122,23 +122,18 @@ type playground struct {
 
 func newPlayground(c *common) *playground {
 	ta := textarea.New()
-	ta.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
+	ta.Cursor.SetMode(cursor.CursorStatic) // no blink, as newInput: an idle dashboard must not redraw
 	ta.Placeholder = "Ask something… (enter sends, alt+enter or ctrl+j adds a line)"
 	ta.ShowLineNumbers = false
 	ta.Prompt = "│ "
 	ta.CharLimit = 0
 	ta.SetHeight(3)
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
-	mi := textinput.New()
-	mi.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-	mi.Prompt = "model › "
-	mi.Placeholder = "<provider>/<model>"
-	mi.CharLimit = 200
 	model := c.opts.Model
 	if model == "" && len(c.opts.SuggestedModels) > 0 {
 		model = c.opts.SuggestedModels[0]
 	}
-	mi.SetValue(model)
+	mi := newInput("model › ", "<provider>/<model>", 200, model)
 	style := "light"
 	if c.opts.DarkBackground {
 		style = "dark"

@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/bubbles/cursor"
 	"strconv"
 	"strings"
 
@@ -47,12 +46,7 @@ const (
 
 func newSettings() []*setting {
 	mk := func(name, label, rule, value string) *setting {
-		in := textinput.New()
-		in.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
-		in.Prompt = ""
-		in.CharLimit = 4096
-		in.SetValue(value)
-		return &setting{name: name, label: label, rule: rule, input: in}
+		return &setting{name: name, label: label, rule: rule, input: newInput("", "", 4096, value)}
 	}
 	return []*setting{
 		mk(setInstructions, "instructions", "free text", ""),

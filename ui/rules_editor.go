@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -37,15 +36,7 @@ type ruleRow struct {
 	value     textinput.Model
 }
 
-func newValueInput(v string) textinput.Model {
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Prompt = ""
-	in.Placeholder = "value (optional)"
-	in.CharLimit = 512
-	in.SetValue(v)
-	return in
-}
+func newValueInput(v string) textinput.Model { return newInput("", "value (optional)", 512, v) }
 
 func newRulesEditor(fr *api.FilterRules) *rulesEditor {
 	e := &rulesEditor{cleared: fr == nil, enabled: true, r: -1}
