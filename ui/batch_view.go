@@ -87,6 +87,7 @@ type batchView struct {
 	fatal    error
 
 	table     resultsTable
+	top       string // the panels above the table, rendered by relayout
 	errTypes  []string
 	search    textinput.Model
 	detail    viewport.Model
@@ -158,7 +159,15 @@ func (v *batchView) clock() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return batchClockMsg{tag: tag} })
 }
 
+// Update changes the view's state, then lays it out again: View only draws
+// what relayout prepared.
 func (v *batchView) Update(msg tea.Msg) tea.Cmd {
+	cmd := v.update(msg)
+	v.relayout()
+	return cmd
+}
+
+func (v *batchView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recentLoadedMsg:
 		v.recent = appendMissing(v.recent, msg.state.Batches)
@@ -521,7 +530,7 @@ func (v *batchView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.input.Width = max(10, w-16)
 	v.detail.Width, v.detail.Height = w, max(1, h-1)
-	v.layoutTable()
+	v.relayout()
 	if v.mode == batchDetail {
 		v.renderDetail()
 	}
@@ -614,6 +623,24 @@ func (v *batchView) viewFatal() string {
 
 func (v *batchView) viewBatch() string {
 	s := v.c.styles
+	if v.table.rows != nil && v.table.height >= 2 {
+		return v.top + "\n" + v.tableBar() + "\n" + v.table.render(s)
+	}
+	if v.batch.Results == nil && v.h-lipgloss.Height(v.top) >= 2 {
+		return v.top + "\n" + s.Muted.Render("results appear when the batch reaches a terminal status")
+	}
+	return v.top
+}
+
+// relayout renders the panels above the table and gives the table the
+// rows that are left. It runs after every Update and on resize, so that
+// View changes nothing.
+func (v *batchView) relayout() {
+	if v.batch == nil || v.fatal != nil {
+		v.top = ""
+		return
+	}
+	s := v.c.styles
 	var parts []string
 	card := v.headerCard()
 	switch {
@@ -632,21 +659,10 @@ func (v *batchView) viewBatch() string {
 	if v.batch.Error != nil && v.batch.Error.Message != "" && v.payment == nil {
 		parts = append(parts, s.Error.Render(wrap("batch failed: "+textsafe.Clean(v.batch.Error.Message), max(20, v.w))))
 	}
-	top := strings.Join(parts, "\n")
-	used := lipgloss.Height(top)
-	rest := v.h - used - 1
-	if v.table.rows != nil && rest >= 3 {
-		v.table.setSize(v.w, rest-1)
-		return top + "\n" + v.tableBar() + "\n" + v.table.render(s)
-	}
-	if v.batch.Results == nil && rest >= 1 {
-		return top + "\n" + s.Muted.Render("results appear when the batch reaches a terminal status")
-	}
-	return top
+	v.top = strings.Join(parts, "\n")
+	// under the panels: the results bar, then the table (header + rows)
+	v.table.setSize(v.w, max(0, v.h-lipgloss.Height(v.top)-2))
 }
-
-// layoutTable sizes the table for the space under the panels.
-func (v *batchView) layoutTable() { v.table.setSize(v.w, max(1, v.h/2)) }
 
 func (v *batchView) tableBar() string {
 	s := v.c.styles

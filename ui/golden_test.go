@@ -34,6 +34,7 @@ func goldenView(w, h int, status string) string {
 	v.updated = now.Add(-3 * time.Second)
 	v.nextPoll = now.Add(12 * time.Second)
 	v.done = api.BatchStatus(status).Terminal()
+	v.relayout()
 	return v.View()
 }
 
@@ -82,6 +83,7 @@ func benchTable(b *testing.B, n int) {
 	v.batch = fixedBatch(b, "completed", 0)
 	v.table.setRows(rows)
 	v.updated = time.Now()
+	v.relayout()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
