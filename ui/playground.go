@@ -196,9 +196,9 @@ func (p *playground) Update(msg tea.Msg) tea.Cmd {
 		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
 			case tea.MouseButtonWheelUp:
-				p.scroll += 3
+				p.scrollBy(3)
 			case tea.MouseButtonWheelDown:
-				p.scroll = max(0, p.scroll-3)
+				p.scrollBy(-3)
 			}
 		}
 		return nil
@@ -259,10 +259,10 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Save):
 		return p.save()
 	case key.Matches(msg, k.ScrollUp):
-		p.scroll += max(1, p.transcriptHeight()-2)
+		p.scrollBy(max(1, p.transcriptHeight()-2))
 		return nil
 	case key.Matches(msg, k.ScrollDown):
-		p.scroll = max(0, p.scroll-max(1, p.transcriptHeight()-2))
+		p.scrollBy(-max(1, p.transcriptHeight()-2))
 		return nil
 	case key.Matches(msg, k.ToggleReasoning):
 		p.toggleReasoning()
@@ -321,9 +321,9 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	case "y":
 		return p.copyAnswer()
 	case "up", "k":
-		p.scroll++
+		p.scrollBy(1)
 	case "down", "j":
-		p.scroll = max(0, p.scroll-1)
+		p.scrollBy(-1)
 	case "G", "end":
 		p.scroll = 0
 	}
@@ -768,6 +768,7 @@ func (p *playground) save() tea.Cmd {
 func (p *playground) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.prompt.SetWidth(max(10, w-2))
+	p.prompt.SetHeight(p.promptHeight())
 	p.model.Width = max(10, w-12)
 	for _, t := range p.turns {
 		t.answer.resize(p.contentWidth())
@@ -796,7 +797,6 @@ func (p *playground) settingsHeight() int { return min(len(p.settings)+2, max(3,
 
 func (p *playground) View() string {
 	s := p.c.styles
-	p.prompt.SetHeight(p.promptHeight())
 	var parts []string
 	parts = append(parts, p.transcriptView())
 	if p.focus == focusSettings {
@@ -811,6 +811,30 @@ func (p *playground) View() string {
 	return strings.Join(parts, "\n")
 }
 
+// segments are the transcript's lines, turn by turn (finished turns cached).
+func (p *playground) segments() [][]string {
+	var segs [][]string
+	for i, t := range p.turns {
+		segs = append(segs, p.turnLines(t, i == len(p.turns)-1)...)
+	}
+	return segs
+}
+
+// maxScroll is how far the transcript can scroll up from its end.
+func (p *playground) maxScroll(segs [][]string) int {
+	n := 0
+	for _, sg := range segs {
+		n += len(sg)
+	}
+	return max(0, n-p.transcriptHeight())
+}
+
+// scrollBy moves the view up (positive) or down, within the transcript; at
+// 0 the view follows the end.
+func (p *playground) scrollBy(d int) {
+	p.scroll = max(0, min(p.scroll+d, p.maxScroll(p.segments())))
+}
+
 func (p *playground) transcriptView() string {
 	h := p.transcriptHeight()
 	if len(p.turns) == 0 {
@@ -820,16 +844,8 @@ func (p *playground) transcriptView() string {
 			s.Muted.Render("esc stops a stream · ctrl+o settings · ctrl+l model · ctrl+n new chat · ctrl+s save · ctrl+y copy")}
 		return fitBlock(strings.Join(intro, "\n"), p.w, h)
 	}
-	var segs [][]string
-	for i, t := range p.turns {
-		segs = append(segs, p.turnLines(t, i == len(p.turns)-1)...)
-	}
-	maxScroll := 0
-	for _, sg := range segs {
-		maxScroll += len(sg)
-	}
-	p.scroll = min(p.scroll, max(0, maxScroll-h))
-	lines := lastLines(segs, h, p.scroll)
+	segs := p.segments()
+	lines := lastLines(segs, h, min(p.scroll, p.maxScroll(segs)))
 	for len(lines) < h {
 		lines = append([]string{""}, lines...)
 	}

@@ -253,3 +253,22 @@ func TestMarkdownStreamTail(t *testing.T) {
 		t.Fatalf("resize lost text")
 	}
 }
+
+func TestPlaygroundScrollStaysWithinTheTranscript(t *testing.T) {
+	_, c := startGW(t, gateway.Options{})
+	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 100, 20)
+	u.runes("hi")
+	u.key(tea.KeyEnter)
+	u.until("answer", ended("completed"))
+	u.key(tea.KeyEsc) // leave the prompt
+	for i := 0; i < 500; i++ {
+		u.key(tea.KeyUp)
+	}
+	u.until("scrolled to the top, no further", func(m Model) bool {
+		p := playOf(m)
+		return p.scroll > 0 && p.scroll == p.maxScroll(p.segments())
+	})
+	u.runes("G")
+	u.until("back at the end", func(m Model) bool { return playOf(m).scroll == 0 })
+	u.quit()
+}
