@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +61,7 @@ func (a *app) batchGet() *cobra.Command {
 // the server sent is lost.
 func (a *app) batchError(err error, asJSON bool) error {
 	var ae *api.APIError
-	if errorsAs(err, &ae) && ae.Batch != nil {
+	if errors.As(err, &ae) && ae.Batch != nil {
 		if asJSON {
 			writeRaw(a.io.Out, ae.Body)
 		} else {

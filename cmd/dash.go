@@ -56,7 +56,7 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 }
 
 // dashboard opens the Bubble Tea dashboard.
-func (a *app) dashboard(ctx context.Context, cfg *config.Resolved, client *api.Client, _ bool) error {
+func (a *app) dashboard(ctx context.Context, cfg *config.Resolved, client *api.Client) error {
 	opts, err := a.uiOptions(cfg, client)
 	if err != nil {
 		return err

@@ -156,7 +156,7 @@ embedded gateway with realistic data and no account.`,
 			if err != nil {
 				return err
 			}
-			return a.dashboard(c.Context(), cfg, client, false)
+			return a.dashboard(c.Context(), cfg, client)
 		},
 	}
 	pf := root.PersistentFlags()

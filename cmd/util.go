@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"text/tabwriter"
 )
@@ -19,8 +18,6 @@ func encodeJSON(v any) []byte {
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n")
 }
-
-func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 // table aligns two or more columns.
 type table struct{ tw *tabwriter.Writer }

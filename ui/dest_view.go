@@ -44,7 +44,7 @@ type destMode int
 const (
 	destList destMode = iota
 	destConfirm
-	destForm_
+	destEditing
 	destWorkspace
 	destFilter
 )
@@ -86,7 +86,7 @@ func (v *destView) Init() tea.Cmd {
 }
 
 func (v *destView) Capturing() bool {
-	return v.mode == destWorkspace || v.mode == destFilter || v.mode == destForm_ || v.mode == destConfirm
+	return v.mode == destWorkspace || v.mode == destFilter || v.mode == destEditing || v.mode == destConfirm
 }
 
 func (v *destView) Stop() { v.gen++ }
@@ -266,7 +266,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 			return msgCmd(notice("nothing changed"))
 		}
 		return nil // any other key keeps the question open
-	case destForm_:
+	case destEditing:
 		return v.onFormKey(msg)
 	}
 	switch {
@@ -312,7 +312,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		v.form, v.mode = newDestForm(v.rows[i]), destForm_
+		v.form, v.mode = newDestForm(v.rows[i]), destEditing
 	}
 	return nil
 }
@@ -443,7 +443,7 @@ func (v *destView) View() string {
 	if v.needsKey() || api.StatusOf(v.err) == 401 || api.StatusOf(v.err) == 403 {
 		return v.keyScreen()
 	}
-	if v.mode == destForm_ && v.form != nil {
+	if v.mode == destEditing && v.form != nil {
 		return v.form.view(s, v.w, v.h, v.c.opts.ReadOnly)
 	}
 	var b strings.Builder
@@ -572,7 +572,7 @@ func (v *destView) ShortHelp() []key.Binding {
 	switch v.mode {
 	case destConfirm:
 		return []key.Binding{k.Confirm, k.Cancel}
-	case destForm_:
+	case destEditing:
 		return []key.Binding{k.Save, k.NextField, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))}
 	}
 	return []key.Binding{k.Toggle, k.Edit, k.Filter, k.Workspace}
