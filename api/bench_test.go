@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -27,16 +26,20 @@ var (
 	batchBytes  []byte
 )
 
-// recordedStream is the gateway's own answer, recorded once.
+// answer records one answer of the embedded gateway, in-process.
+func answer(g *gateway.Gateway, method, path, body string) []byte {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+gateway.DemoAPIKey)
+	rec := httptest.NewRecorder()
+	g.ServeHTTP(rec, req)
+	return rec.Body.Bytes()
+}
+
+// recordedStream is the gateway's own stream, recorded once.
 func recordedStream(b *testing.B) []byte {
 	streamOnce.Do(func() {
-		g := gateway.New(gateway.Options{})
 		body := fmt.Sprintf(`{"model":%q,"input":"bench","stream":true,"max_output_tokens":%d}`, gateway.ModelFirehose, StreamBenchTokens)
-		req := httptest.NewRequest("POST", "/api/v1/responses", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+gateway.DemoAPIKey)
-		rec := httptest.NewRecorder()
-		g.ServeHTTP(rec, req)
-		streamBytes = rec.Body.Bytes()
+		streamBytes = answer(gateway.New(gateway.Options{}), "POST", "/api/v1/responses", body)
 	})
 	return streamBytes
 }
@@ -117,11 +120,7 @@ func BenchmarkStreamDecodeLoopback(b *testing.B) {
 func largeBatch(b *testing.B) []byte {
 	batchOnce.Do(func() {
 		g := gateway.New(gateway.Options{LargeBatchSize: 100_000})
-		req := httptest.NewRequest("GET", "/api/v1/batches/"+g.SeedID(gateway.SeedLarge), nil)
-		req.Header.Set("Authorization", "Bearer "+gateway.DemoAPIKey)
-		rec := httptest.NewRecorder()
-		g.ServeHTTP(rec, req)
-		batchBytes = rec.Body.Bytes()
+		batchBytes = answer(g, "GET", "/api/v1/batches/"+g.SeedID(gateway.SeedLarge), "")
 	})
 	return batchBytes
 }
@@ -140,7 +139,7 @@ func BenchmarkBatchFloor(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportAllocRatio(b, len(data))
+	reportBodySize(b, len(data))
 }
 
 // BenchmarkBatchDecode decodes the body into what the batch view needs:
@@ -161,11 +160,9 @@ func BenchmarkBatchDecode(b *testing.B) {
 			}
 		}
 	}
-	reportAllocRatio(b, len(data))
+	reportBodySize(b, len(data))
 }
 
-func reportAllocRatio(b *testing.B, size int) {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	b.ReportMetric(float64(size)/1e6, "body-MB")
-}
+// reportBodySize reports the body's size beside B/op, so that allocations
+// can be read relative to it.
+func reportBodySize(b *testing.B, size int) { b.ReportMetric(float64(size)/1e6, "body-MB") }
