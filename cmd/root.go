@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/gwdash/gwdash/api"
@@ -225,6 +224,3 @@ func (a *app) versionCommand() *cobra.Command {
 		},
 	}
 }
-
-// cleanLines sanitizes server text for a terminal, keeping newlines.
-func cleanLines(s string) string { return strings.TrimRight(textsafe.Clean(s), "\n") }

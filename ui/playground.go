@@ -117,7 +117,6 @@ type playground struct {
 	cancel  context.CancelFunc
 	events  <-chan streamItem // the live stream's events
 	running bool
-	showAll bool // reasoning expanded for the live turn
 }
 
 func newPlayground(c *common) *playground {
