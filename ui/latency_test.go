@@ -17,7 +17,7 @@ import (
 func BenchmarkKeypressWhileStreaming(b *testing.B) {
 	_, c := startGW(b, gateway.Options{TokensPerSecond: 2000})
 	m := New(Options{Client: c, View: "playground", Model: gateway.ModelFirehose})
-	p := tea.NewProgram(probed{m}, tea.WithInput(nil), tea.WithOutput(discardWriter{}), tea.WithoutSignals())
+	p := tea.NewProgram(probed{m}, tea.WithInput(nil), tea.WithOutput(discardWriter{}), tea.WithoutSignals(), tea.WithFPS(frameRate))
 	go p.Run()
 	defer p.Kill()
 	send := func(s string) {
