@@ -1,51 +1,124 @@
-// Package textsafe makes untrusted text (anything a server or a model wrote)
-// safe to draw on a terminal: every escape sequence, control character and
-// bidirectional override is removed, invalid UTF-8 is replaced, and plain
-// text, tabs and newlines are kept.
+// Package textsafe is gwdash's one boundary for untrusted text: anything a
+// server or a model wrote passes through it before it reaches a terminal,
+// a log or a file meant for people.
+//
+// Text is made inert but stays visible: an escape becomes "␛", other C0
+// controls their Unicode control pictures (BEL "␇"), DEL "␡", C1 controls
+// and bidirectional overrides a short marker ("‹U+009B›"), so a user can
+// see that a server sent something odd while the terminal acts on none of
+// it. Tabs and newlines are kept; carriage returns are dropped (so "\r\n"
+// becomes "\n" and text can never overwrite a line); invalid UTF-8 becomes
+// U+FFFD.
+//
+// The package offers the same rule in the shapes the program needs:
+// Clean and Line for strings, Writer for a stream of command output,
+// Frame for a dashboard frame (which may carry only colour sequences of
+// its own), TermFilter as the last filter on the dashboard's output, and
+// JSON for JSON bytes printed as sent.
 package textsafe
 
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
-// Clean returns s with terminal control sequences (CSI, OSC, DCS, APC, PM,
-// SOS), C0 controls other than tab and newline, C1 controls and bidi
-// override characters removed. "\r\n" becomes "\n"; a lone "\r" is dropped
-// so that text can never overwrite what is already on a line.
+// Clean returns s in inert, visible form (see the package comment).
 func Clean(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = ansi.Strip(s)
 	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if keep(r) {
-			b.WriteRune(r)
-		}
-	}
+	b.Grow(len(s) + 16)
+	appendClean(&b, s, false)
 	return b.String()
 }
 
-// Line is Clean for a value drawn on a single line: newlines and tabs become
-// spaces.
+// Line is Clean for a value drawn on a single line: newlines and tabs
+// become spaces.
 func Line(s string) string {
-	s = Clean(s)
-	if strings.ContainsAny(s, "\n\t") {
-		s = strings.NewReplacer("\n", " ", "\t", " ").Replace(s)
+	if isPlainLine(s) {
+		return s
 	}
-	return s
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	appendClean(&b, s, true)
+	return b.String()
 }
 
-// isPlain reports whether s is valid UTF-8 made only of printable ASCII,
-// tab and newline, or non-control runes outside the bidi ranges: the common
-// case, which needs no copy.
+// appendClean writes the inert form of s.
+func appendClean(b *strings.Builder, s string, oneLine bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			b.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		writeInert(b, r, oneLine)
+		i += size
+	}
+}
+
+// runeWriter is what writeInert writes to.
+type runeWriter interface {
+	WriteRune(r rune) (int, error)
+	WriteString(s string) (int, error)
+}
+
+// writeInert writes one rune in inert form.
+func writeInert(b runeWriter, r rune, oneLine bool) {
+	switch {
+	case r == '\n' || r == '\t':
+		if oneLine {
+			b.WriteRune(' ')
+		} else {
+			b.WriteRune(r)
+		}
+	case r == '\r':
+		// dropped: "\r\n" is "\n", and a lone CR must not rewrite a line
+	case r < 0x20:
+		b.WriteRune(0x2400 + r) // ␀ … ␟, ESC is ␛
+	case r == 0x7f:
+		b.WriteRune('␡')
+	case isC1(r) || isBidi(r):
+		b.WriteString(marker(r))
+	default:
+		b.WriteRune(r)
+	}
+}
+
+func isC1(r rune) bool   { return r >= 0x80 && r <= 0x9f }
+func isBidi(r rune) bool { return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 }
+
+const hexDigits = "0123456789ABCDEF"
+
+// marker is the visible form of a C1 control or a bidi override.
+func marker(r rune) string {
+	return "‹U+" + string([]byte{hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf]}) + "›"
+}
+
+// Safe reports whether r may reach a terminal as it is.
+func Safe(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return true
+	case r < 0x20 || r == 0x7f || isC1(r) || isBidi(r):
+		return false
+	}
+	return true
+}
+
+// isPlain reports whether s needs no change: valid UTF-8 of safe runes.
 func isPlain(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -55,9 +128,8 @@ func isPlain(s string) bool {
 		if c < 0x80 {
 			return false
 		}
-		// Non-ASCII: check the rune properly.
 		for _, r := range s[i:] {
-			if r == utf8.RuneError || !keep(r) {
+			if r == utf8.RuneError || !Safe(r) {
 				return false
 			}
 		}
@@ -66,18 +138,6 @@ func isPlain(s string) bool {
 	return true
 }
 
-func keep(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return true
-	case r < 0x20 || r == 0x7f:
-		return false
-	case r >= 0x80 && r <= 0x9f: // C1 controls
-		return false
-	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
-		return false
-	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
-		return false
-	}
-	return true
+func isPlainLine(s string) bool {
+	return isPlain(s) && strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\t') < 0
 }

@@ -1,0 +1,94 @@
+package textsafe
+
+import (
+	"bytes"
+	"io"
+	"unicode/utf8"
+)
+
+// Writer makes everything written through it inert (the rule of Clean)
+// before passing it on. It is the boundary of the headless commands'
+// human output: whatever a command prints on stdout or stderr goes
+// through one. A rune split across two writes is held until it is whole.
+// Writer is not safe for concurrent use.
+type Writer struct {
+	w       io.Writer
+	partial []byte
+	buf     bytes.Buffer
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write implements io.Writer. It reports len(p) on success even though
+// what it writes on may be longer.
+func (w *Writer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(w.partial) > 0 {
+		p = append(w.partial, p...)
+		w.partial = nil
+	}
+	if plainBytes(p) {
+		_, err := w.w.Write(p)
+		return n, err
+	}
+	w.buf.Reset()
+	for i := 0; i < len(p); {
+		c := p[i]
+		if c >= 0x20 && c < 0x7f {
+			j := i + 1
+			for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+				j++
+			}
+			w.buf.Write(p[i:j])
+			i = j
+			continue
+		}
+		if c >= 0x80 && !utf8.FullRune(p[i:]) {
+			w.partial = append([]byte(nil), p[i:]...)
+			break
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size <= 1 {
+			w.buf.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		writeInert(&w.buf, r, false)
+		i += size
+	}
+	_, err := w.w.Write(w.buf.Bytes())
+	return n, err
+}
+
+// Flush writes what is held of an unfinished rune, as U+FFFD.
+func (w *Writer) Flush() error {
+	if len(w.partial) == 0 {
+		return nil
+	}
+	w.partial = nil
+	_, err := io.WriteString(w.w, "\uFFFD")
+	return err
+}
+
+// plainBytes reports whether p is valid UTF-8 of safe runes.
+func plainBytes(p []byte) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		for len(p[i:]) > 0 {
+			r, size := utf8.DecodeRune(p[i:])
+			if r == utf8.RuneError || !Safe(r) {
+				return false
+			}
+			i += size
+		}
+		return true
+	}
+	return true
+}

@@ -1,0 +1,328 @@
+package textsafe
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Frame makes a dashboard frame inert except for colour: a select graphic
+// rendition sequence (ESC [ digits and ; or : m), which the dashboard's
+// own styles write, is kept; every other escape, control, C1 control and
+// bidi override takes its visible inert form. Whatever a view forgot to
+// clean cannot clear the screen, move the cursor or open a hyperlink.
+func Frame(s string) string {
+	if framePlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 32)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == 0x1b {
+			if n := sgrLen(s[i:]); n > 0 {
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
+		}
+		if c >= 0x20 && c < 0x7f {
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			b.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		writeInert(&b, r, false)
+		i += size
+	}
+	return b.String()
+}
+
+// sgrLen is the length of the SGR sequence at the start of s, or 0.
+func sgrLen(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9' || c == ';' || c == ':':
+		case c == 'm':
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// framePlain reports whether s holds only safe runes and SGR sequences.
+func framePlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
+		case c == 0x1b:
+			n := sgrLen(s[i:])
+			if n == 0 {
+				return false
+			}
+			i += n - 1
+		case c < 0x80:
+			return false
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || !Safe(r) {
+				return false
+			}
+			i += size - 1
+		}
+	}
+	return true
+}
+
+// TermFilter is the last filter on the dashboard's output: it passes text,
+// CSI sequences and two-byte escapes (what the program itself writes to
+// draw), and drops what a terminal would act on beyond drawing: OSC, DCS,
+// APC, PM and SOS strings (titles, clipboard writes, hyperlinks, queries),
+// BEL, and C1 controls, including a stray 8-bit one. It holds no data
+// between writes beyond its parser state.
+type TermFilter struct {
+	w     io.Writer
+	state filterState
+	need  int // continuation bytes still expected of a UTF-8 rune
+	lead  byte
+	out   []byte
+}
+
+type filterState int
+
+const (
+	ground filterState = iota
+	afterEsc
+	inCSI
+	inString
+	stringEsc
+)
+
+// NewTermFilter returns a TermFilter writing to w.
+func NewTermFilter(w io.Writer) *TermFilter { return &TermFilter{w: w} }
+
+// Write implements io.Writer; it always reports len(p) consumed.
+func (f *TermFilter) Write(p []byte) (int, error) {
+	f.out = f.out[:0]
+	for _, c := range p {
+		f.step(c)
+	}
+	if len(f.out) == 0 {
+		return len(p), nil
+	}
+	_, err := f.w.Write(f.out)
+	return len(p), err
+}
+
+func (f *TermFilter) step(c byte) {
+	switch f.state {
+	case afterEsc:
+		switch c {
+		case '[':
+			f.out = append(f.out, 0x1b, c)
+			f.state = inCSI
+		case ']', 'P', '_', '^', 'X':
+			f.state = inString
+		case 0x1b:
+			// ESC ESC: drop the first, stay after an escape
+		default:
+			if c < 0x20 || c >= 0x80 {
+				f.state = ground
+				f.step(c)
+				return
+			}
+			f.out = append(f.out, 0x1b, c)
+			f.state = ground
+		}
+		return
+	case inCSI:
+		if c == 0x1b {
+			f.state = afterEsc
+			return
+		}
+		if c < 0x20 || c >= 0x80 {
+			f.state = ground // a broken sequence: what follows is text
+			f.step(c)
+			return
+		}
+		f.out = append(f.out, c)
+		if c >= 0x40 && c <= 0x7e {
+			f.state = ground
+		}
+		return
+	case inString:
+		switch {
+		case c == 0x07:
+			f.state = ground
+		case c == 0x1b:
+			f.state = stringEsc
+		}
+		return // everything in a string is dropped (a UTF-8 ST ends it below)
+	case stringEsc:
+		if c == '\\' {
+			f.state = ground
+		} else if c != 0x1b {
+			f.state = inString
+		}
+		return
+	}
+	// ground
+	if f.need > 0 {
+		if c >= 0x80 && c <= 0xbf {
+			f.need--
+			if f.lead == 0xc2 && c <= 0x9f {
+				// U+0080…U+009F: a C1 control in UTF-8; drop it.
+				f.need = 0
+				return
+			}
+			if f.lead != 0 {
+				f.out = append(f.out, f.lead)
+				f.lead = 0
+			}
+			f.out = append(f.out, c)
+			return
+		}
+		// a rune cut short: drop what was held and read c afresh
+		f.need, f.lead = 0, 0
+	}
+	switch {
+	case c == 0x1b:
+		f.state = afterEsc
+	case c == 0x07:
+		// BEL: dropped
+	case c < 0x80:
+		f.out = append(f.out, c)
+	case c >= 0xc2 && c <= 0xdf:
+		f.need, f.lead = 1, c
+		if c != 0xc2 {
+			f.out = append(f.out, c)
+			f.lead = 0
+		}
+	case c >= 0xe0 && c <= 0xef:
+		f.need, f.lead = 2, 0
+		f.out = append(f.out, c)
+	case c >= 0xf0 && c <= 0xf4:
+		f.need, f.lead = 3, 0
+		f.out = append(f.out, c)
+	default:
+		// a stray continuation byte or an invalid lead (0x80-0xc1,
+		// 0xf5-0xff): an 8-bit C1 to some terminals; dropped.
+	}
+}
+
+// JSON returns JSON bytes with every C0 control, DEL, C1 control and bidi
+// override written as a \u escape. Valid JSON can hold these only inside
+// strings, where the escape means the same character: the value is the
+// one the server sent, and a terminal receives none of them raw.
+func JSON(b []byte) []byte {
+	if jsonPlain(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+64)
+	return appendJSON(out, b)
+}
+
+// WriteJSON writes JSON(b) to w without copying the bytes that need no
+// change.
+func WriteJSON(w io.Writer, b []byte) error {
+	if jsonPlain(b) {
+		_, err := w.Write(b)
+		return err
+	}
+	start := 0
+	var esc []byte
+	for i := 0; i < len(b); {
+		r, size := jsonRune(b[i:])
+		if r < 0 {
+			i += size
+			continue
+		}
+		if _, err := w.Write(b[start:i]); err != nil {
+			return err
+		}
+		esc = appendEscape(esc[:0], rune(r))
+		if _, err := w.Write(esc); err != nil {
+			return err
+		}
+		i += size
+		start = i
+	}
+	_, err := w.Write(b[start:])
+	return err
+}
+
+func appendJSON(out, b []byte) []byte {
+	start := 0
+	for i := 0; i < len(b); {
+		r, size := jsonRune(b[i:])
+		if r < 0 {
+			i += size
+			continue
+		}
+		out = append(out, b[start:i]...)
+		out = appendEscape(out, rune(r))
+		i += size
+		start = i
+	}
+	return append(out, b[start:]...)
+}
+
+// jsonRune returns the rune at the start of b when it must be escaped
+// (else -1) and its size.
+func jsonRune(b []byte) (int, int) {
+	c := b[0]
+	switch {
+	case c < 0x20 && c != '\n' && c != '\r' && c != '\t', c == 0x7f:
+		return int(c), 1
+	case c < 0x80:
+		return -1, 1
+	}
+	r, size := utf8.DecodeRune(b)
+	if r != utf8.RuneError && (isC1(r) || isBidi(r)) {
+		return int(r), size
+	}
+	return -1, size
+}
+
+func appendEscape(out []byte, r rune) []byte {
+	return append(out, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+// jsonPlain reports whether b needs no escape: the common case, checked
+// fast (ASCII without controls is plain).
+func jsonPlain(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\r' || c == '\t' {
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		if c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
+			return false
+		}
+		if c == 0xe2 && i+2 < len(b) {
+			if b[i+1] == 0x80 && b[i+2] >= 0xaa && b[i+2] <= 0xae || b[i+1] == 0x81 && b[i+2] >= 0xa6 && b[i+2] <= 0xa9 {
+				return false
+			}
+		}
+	}
+	return true
+}
