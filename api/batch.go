@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -26,7 +29,11 @@ const (
 	BatchCancelled  BatchStatus = "cancelled"
 )
 
-// Terminal reports whether no further change will happen.
+// BatchStatuses are the statuses of the contract, in their usual order.
+var BatchStatuses = []BatchStatus{BatchValidating, BatchInProgress, BatchFinalizing, BatchCompleted, BatchFailed, BatchExpired, BatchCancelling, BatchCancelled}
+
+// Terminal reports whether no further change will happen. An unknown
+// status is not terminal: polling goes on.
 func (s BatchStatus) Terminal() bool {
 	switch s {
 	case BatchCompleted, BatchFailed, BatchExpired, BatchCancelled:
@@ -34,6 +41,9 @@ func (s BatchStatus) Terminal() bool {
 	}
 	return false
 }
+
+// Known reports whether s is one of the contract's statuses.
+func (s BatchStatus) Known() bool { return slices.Contains(BatchStatuses, s) }
 
 // Batch is the object GET /batches/{id} returns. Raw keeps the bytes the
 // server sent, and MarshalJSON returns them, so that printing a decoded
@@ -61,8 +71,44 @@ type RequestCounts struct {
 	Failed    int `json:"failed"`
 }
 
-// Done is completed plus failed.
-func (r RequestCounts) Done() int { return r.Completed + r.Failed }
+// Done is completed plus failed, saturating instead of overflowing.
+func (r RequestCounts) Done() int {
+	if r.Completed > 0 && r.Failed > math.MaxInt-r.Completed {
+		return math.MaxInt
+	}
+	if r.Completed < 0 && r.Failed < math.MinInt-r.Completed {
+		return math.MinInt
+	}
+	return r.Completed + r.Failed
+}
+
+// Pending is total minus done, never negative.
+func (r RequestCounts) Pending() int {
+	if r.Total <= 0 {
+		return 0
+	}
+	return max(0, r.Total-max(0, r.Done()))
+}
+
+// Problems describes what cannot be right in the counts (a server's
+// numbers are checked, never trusted): negative counts, more done than
+// total, or counts lower than in prev, the previous snapshot (nil when
+// there is none). It is empty when the counts are consistent.
+func (r RequestCounts) Problems(prev *RequestCounts) string {
+	var out []string
+	if r.Total < 0 || r.Completed < 0 || r.Failed < 0 {
+		out = append(out, "negative counts")
+	}
+	if r.Completed > 0 && r.Failed > 0 && r.Failed > math.MaxInt-r.Completed {
+		out = append(out, "counts overflow")
+	} else if r.Total >= 0 && r.Done() > r.Total {
+		out = append(out, "completed + failed exceeds total")
+	}
+	if prev != nil && (r.Completed < prev.Completed || r.Failed < prev.Failed) {
+		out = append(out, "counts went down")
+	}
+	return strings.Join(out, ", ")
+}
 
 // BatchError is the batch-level error (a failed batch's reason, or the
 // 402 explanation). Code is set on the 402 form only.
@@ -251,7 +297,7 @@ func (c *Client) GetBatchRaw(ctx context.Context, id string) (*Batch, []byte, er
 	}
 	var b Batch
 	type plain Batch // decoded without Batch.UnmarshalJSON: the body is kept once, below
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id)}, (*plain)(&b))
+	raw, err := c.call(ctx, batchRequest(id), (*plain)(&b))
 	if err != nil {
 		return nil, raw, withPaymentBatch(err)
 	}
@@ -272,7 +318,7 @@ func (c *Client) GetBatchBody(ctx context.Context, id string) ([]byte, error) {
 		Object string      `json:"object"`
 		Status BatchStatus `json:"status"`
 	}
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id)}, &meta)
+	raw, err := c.call(ctx, batchRequest(id), &meta)
 	if err != nil {
 		return raw, withPaymentBatch(err)
 	}
@@ -280,6 +326,10 @@ func (c *Client) GetBatchBody(ctx context.Context, id string) ([]byte, error) {
 		return raw, &DecodeError{Op: "GET /batches/" + id, Status: 200, Err: errors.New("not a batch object")}
 	}
 	return raw, nil
+}
+
+func batchRequest(id string) request {
+	return request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id), op: "GET /batches/{id}", resource: "batch"}
 }
 
 // withPaymentBatch attaches a 402's batch metadata to its error.
@@ -320,7 +370,7 @@ func (c *Client) SubmitBatch(ctx context.Context, endpoint, model string, reqs [
 	writeJSON(&body, reqs)
 	body.WriteString(`}`)
 	var b Batch
-	if _, err := c.call(ctx, request{method: http.MethodPost, path: "/batches", body: body.Bytes()}, &b); err != nil {
+	if _, err := c.call(ctx, request{method: http.MethodPost, path: "/batches", body: body.Bytes(), resource: "batches"}, &b); err != nil {
 		return nil, err
 	}
 	return &b, nil

@@ -81,8 +81,8 @@ func BenchmarkStreamDecode(b *testing.B) {
 				break
 			}
 		}
-		if s.Outcome() != api.OutcomeCompleted {
-			b.Fatal(s.Outcome())
+		if s.Outcome().State != api.EndCompleted {
+			b.Fatal(s.Outcome().State)
 		}
 	}
 }
@@ -110,8 +110,8 @@ func BenchmarkStreamDecodeLoopback(b *testing.B) {
 				break
 			}
 		}
-		if s.Outcome() != api.OutcomeCompleted {
-			b.Fatal(s.Outcome())
+		if s.Outcome().State != api.EndCompleted {
+			b.Fatal(s.Outcome().State)
 		}
 	}
 }

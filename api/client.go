@@ -36,15 +36,18 @@ type Options struct {
 	BaseURL string
 	// APIKey authenticates batches and responses.
 	APIKey string
-	// ManagementKey authenticates observability calls. When empty the API
-	// key is sent there, so that the user sees the server's own 403.
+	// ManagementKey authenticates observability calls. Without one those
+	// calls are refused before anything is sent: the API key never goes to
+	// a destination endpoint.
 	ManagementKey string
 	// HTTPClient is used for every request; nil means a client with sane
 	// transport timeouts (no overall timeout: streams may be long).
 	HTTPClient *http.Client
 	// UserAgent is sent on every request.
 	UserAgent string
-	// Limits; zero means the package default.
+	// Limits; zero means the package default. MaxBodyBytes caps a batch
+	// (which may be ~100 MB for 100k results); the user raises it with
+	// the max_body_mb setting.
 	MaxEventBytes int
 	MaxBodyBytes  int64
 	MaxErrorBytes int64
@@ -155,9 +158,12 @@ func New(o Options) (*Client, error) {
 	return c, nil
 }
 
+// responseHeaderTimeout bounds the wait for an answer's headers.
+const responseHeaderTimeout = 60 * time.Second
+
 func defaultTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = 60 * time.Second
+	t.ResponseHeaderTimeout = responseHeaderTimeout
 	t.TLSHandshakeTimeout = 10 * time.Second
 	return t
 }
@@ -207,10 +213,25 @@ const (
 )
 
 func (c *Client) bearer(k keyKind) string {
-	if k == managementKey && c.creds.managementKey != "" {
+	if k == managementKey {
 		return c.creds.managementKey
 	}
 	return c.creds.apiKey
+}
+
+// MissingKeyError is a call refused before sending because the key it
+// needs is not configured (exit 2 in the commands).
+type MissingKeyError struct {
+	// Key is "management key" or "API key".
+	Key string
+	Op  string
+}
+
+func (e *MissingKeyError) Error() string {
+	if e.Key == "management key" {
+		return e.Op + " needs a management key: set GWDASH_MANAGEMENT_KEY, --management-key, or management_key / management_key_cmd in the config file (the API key is never sent there)"
+	}
+	return e.Op + " needs an API key: set GWDASH_API_KEY, --api-key, or api_key / api_key_cmd in the config file"
 }
 
 // request describes one call.
@@ -223,6 +244,20 @@ type request struct {
 	accept string
 	header http.Header
 	limit  int64 // answer cap; 0 means the client's MaxBodyBytes
+	// op names the operation in errors ("GET /batches/{id}"); empty means
+	// method and path. resource names what it is about, for hints.
+	op       string
+	resource string
+	noAuth   bool // a route that needs no key (the models catalogue)
+	// onHeader sees the headers of a 2xx answer.
+	onHeader func(http.Header)
+}
+
+func (r request) opName() string {
+	if r.op != "" {
+		return r.op
+	}
+	return r.method + " " + r.path
 }
 
 func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, error) {
@@ -262,7 +297,7 @@ func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, erro
 	}
 	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
-	if k := c.bearer(r.key); k != "" {
+	if k := c.bearer(r.key); k != "" && !r.noAuth {
 		req.Header.Set("Authorization", "Bearer "+k)
 	}
 	return req, nil
@@ -272,6 +307,9 @@ func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, erro
 // and returns an *APIError (with the response closed). On success the
 // caller owns resp.Body.
 func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
+	if r.key == managementKey && c.creds.managementKey == "" && !r.noAuth {
+		return nil, &MissingKeyError{Key: "management key", Op: r.opName()}
+	}
 	req, err := c.newRequest(ctx, r)
 	if err != nil {
 		return nil, err
@@ -282,7 +320,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
-		return nil, c.readAPIError(resp)
+		ae := c.readAPIError(resp)
+		ae.Op, ae.Resource = r.opName(), r.resource
+		return nil, ae
 	}
 	return resp, nil
 }
@@ -300,34 +340,52 @@ func (c *Client) call(ctx context.Context, r request, out any) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if r.onHeader != nil {
+		r.onHeader(resp.Header)
+	}
 	limit := c.maxBody
 	if r.limit > 0 && r.limit < limit {
 		limit = r.limit
 	}
-	raw, err := c.readSized(resp, limit)
+	raw, err := c.readSized(resp, limit, r.limit == 0)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &TransportError{Op: r.method + " " + r.path, Err: fmt.Errorf("no complete answer within %s", c.timeout)}
+		var tl *TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			return nil, err
+		case errors.Is(ctx.Err(), context.Canceled):
+			return nil, ctx.Err()
+		case ctx.Err() != nil:
+			return nil, &TransportError{Op: r.opName(), Err: fmt.Errorf("no complete answer within %s", c.timeout)}
 		}
-		return nil, &TransportError{Op: r.method + " " + r.path, Err: err}
+		return nil, &TransportError{Op: r.opName(), Err: err}
 	}
 	if err := decodeJSON(raw, out); err != nil {
-		return raw, &DecodeError{Op: r.method + " " + r.path, Status: resp.StatusCode, Err: err}
+		return raw, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: err}
 	}
 	return raw, nil
 }
 
-// readSized reads a body, allocating once when Content-Length is known (a
-// 100 MB batch then costs 100 MB, not the doublings of a growing buffer).
-func (c *Client) readSized(resp *http.Response, limit int64) ([]byte, error) {
-	if n := resp.ContentLength; n > 0 && n <= limit {
+// readSized reads a body under a cap. A Content-Length beyond the cap is
+// refused before anything is read; a body without one is cut at the cap.
+// A known length is allocated once (a 100 MB batch then costs 100 MB, not
+// the doublings of a growing buffer). settable says whether the user can
+// raise the cap (max_body_mb), for the message.
+func (c *Client) readSized(resp *http.Response, limit int64, settable bool) ([]byte, error) {
+	if n := resp.ContentLength; n > limit {
+		return nil, &TooLargeError{What: "response body", Limit: limit, Size: n, Settable: settable}
+	} else if n > 0 {
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, buf); err != nil {
 			return nil, err
 		}
 		return buf, nil
 	}
-	return c.readBody(resp.Body, limit)
+	raw, err := c.readBody(resp.Body, limit)
+	if tl, ok := err.(*TooLargeError); ok {
+		tl.Settable = settable
+	}
+	return raw, err
 }
 
 // readBody reads at most limit bytes and fails beyond it.
@@ -364,7 +422,7 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 	}
 	if ctx.Err() != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &TransportError{Op: r.method + " " + r.path, Err: fmt.Errorf("no answer within the time limit: %w", ctx.Err())}
+			return &TransportError{Op: r.opName(), Err: fmt.Errorf("no answer within the time limit (%s): %w", c.timeout, ctx.Err())}
 		}
 		return ctx.Err()
 	}
@@ -373,5 +431,8 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return &TransportError{Op: r.method + " " + r.path, Err: err}
+	if strings.Contains(err.Error(), "timeout awaiting response headers") {
+		err = fmt.Errorf("no answer headers within %s", responseHeaderTimeout)
+	}
+	return &TransportError{Op: r.opName(), Err: err}
 }

@@ -194,7 +194,7 @@ func (c *Client) ListDestinations(ctx context.Context, o ListOptions) (*Destinat
 		q.Set("workspace_id", o.WorkspaceID)
 	}
 	var page DestinationPage
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations", query: q, key: managementKey, limit: maxPageBytes}, &page)
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations", query: q, key: managementKey, limit: maxPageBytes, resource: "destinations"}, &page)
 	if err != nil {
 		return nil, err
 	}
@@ -205,34 +205,109 @@ func (c *Client) ListDestinations(ctx context.Context, o ListOptions) (*Destinat
 	return &page, nil
 }
 
+// MaxDestinationPages bounds a walk of every page (100 per page: ten
+// thousand destinations, where a workspace holds at most 85).
+const MaxDestinationPages = 100
+
+// ListChangedError says the list changed while it was paged through:
+// rows may have moved between pages, so some can be missing.
+type ListChangedError struct{ Before, After int }
+
+func (e *ListChangedError) Error() string {
+	return fmt.Sprintf("the list changed while loading (total_count %d, then %d): some rows may be missing; load it again", e.Before, e.After)
+}
+
+// PagingStoppedError says a walk of pages stopped early, and why.
+type PagingStoppedError struct {
+	Reason string
+	Pages  int
+	Rows   int
+}
+
+func (e *PagingStoppedError) Error() string {
+	return fmt.Sprintf("stopped after %d pages (%d rows): %s", e.Pages, e.Rows, e.Reason)
+}
+
+// Pager tracks a walk of offset pages: it drops rows already seen, and
+// says when to stop and what went wrong. The command and the dashboard
+// page with it, so both stop for the same reasons.
+type Pager struct {
+	seen  map[string]bool
+	total int
+	pages int
+	// Changed is set once total_count differs from the first page's.
+	Changed *ListChangedError
+}
+
+// NewPager starts a walk.
+func NewPager() *Pager { return &Pager{seen: map[string]bool{}, total: -1} }
+
+// Page folds one page in. It returns the rows not seen before, and
+// whether to fetch another page; err (a *PagingStoppedError) says why a
+// walk stopped before total_count was reached.
+func (p *Pager) Page(page *DestinationPage) (fresh []Destination, more bool, err error) {
+	p.pages++
+	if p.total >= 0 && page.TotalCount != p.total && p.Changed == nil {
+		p.Changed = &ListChangedError{Before: p.total, After: page.TotalCount}
+	}
+	if p.total < 0 {
+		p.total = page.TotalCount
+	}
+	for _, d := range page.Data {
+		if !p.seen[d.ID] {
+			p.seen[d.ID] = true
+			fresh = append(fresh, d)
+		}
+	}
+	switch {
+	case len(page.Data) == 0 || len(p.seen) >= page.TotalCount:
+		return fresh, false, nil
+	case len(fresh) == 0:
+		return fresh, false, &PagingStoppedError{Reason: "a page added no new destination", Pages: p.pages, Rows: len(p.seen)}
+	case p.pages >= MaxDestinationPages:
+		return fresh, false, &PagingStoppedError{Reason: fmt.Sprintf("the cap of %d pages was reached (total_count says %d)", MaxDestinationPages, page.TotalCount), Pages: p.pages, Rows: len(p.seen)}
+	}
+	return fresh, true, nil
+}
+
+// Rows is how many distinct rows were seen.
+func (p *Pager) Rows() int { return len(p.seen) }
+
 // AllDestinations walks every page from offset 0, yielding each
-// destination once (by id) and stopping at total_count, an empty page, or
-// the first error. total_count is re-read on every page, so a list that
-// grows or shrinks while it is walked still ends.
+// destination once (by id). It stops at total_count, at an empty page, at
+// a page that adds no new id, or after MaxDestinationPages, and at the
+// first error. A walk that stopped early ends by yielding a
+// *PagingStoppedError; one during which total_count changed ends by
+// yielding a *ListChangedError.
 func (c *Client) AllDestinations(ctx context.Context, workspaceID string, pageSize int) iter.Seq2[Destination, error] {
 	if pageSize <= 0 || pageSize > 100 {
 		pageSize = 100
 	}
 	return func(yield func(Destination, error) bool) {
-		seen := map[string]bool{}
-		offset := 0
+		p := NewPager()
 		for {
-			page, err := c.ListDestinations(ctx, ListOptions{Offset: offset, Limit: pageSize, WorkspaceID: workspaceID})
+			page, err := c.ListDestinations(ctx, ListOptions{Offset: p.Rows(), Limit: pageSize, WorkspaceID: workspaceID})
 			if err != nil {
 				yield(Destination{}, err)
 				return
 			}
-			for _, d := range page.Data {
-				if seen[d.ID] {
-					continue
-				}
-				seen[d.ID] = true
+			fresh, more, stop := p.Page(page)
+			for _, d := range fresh {
 				if !yield(d, nil) {
 					return
 				}
 			}
-			offset += len(page.Data)
-			if len(page.Data) == 0 || offset >= page.TotalCount {
+			if p.Changed != nil && (stop != nil || !more) {
+				// A list that changed while it was paged explains a
+				// page without news better than the stop itself.
+				yield(Destination{}, p.Changed)
+				return
+			}
+			if stop != nil {
+				yield(Destination{}, stop)
+				return
+			}
+			if !more {
 				return
 			}
 		}
@@ -429,8 +504,12 @@ func (c *Client) UpdateDestination(ctx context.Context, id string, p Destination
 		if attempt > 0 {
 			wait := 250 * time.Millisecond << (attempt - 1)
 			var ae *APIError
-			if errors.As(lastErr, &ae) && ae.RetryAfter > 0 {
-				wait = ae.RetryAfter
+			if errors.As(lastErr, &ae) {
+				if w, asked, capped, ok := ae.Wait(); capped {
+					return nil, &WaitTooLongError{Err: ae, Asked: asked}
+				} else if ok {
+					wait = w
+				}
 			}
 			if err := c.sleep(ctx, wait); err != nil {
 				return nil, err
@@ -439,7 +518,7 @@ func (c *Client) UpdateDestination(ctx context.Context, id string, p Destination
 		var out struct {
 			Data *Destination `json:"data"`
 		}
-		_, err := c.call(ctx, request{method: http.MethodPatch, path: "/observability/destinations/" + url.PathEscape(id), body: bytes.Clone(body), key: managementKey, limit: maxPageBytes}, &out)
+		_, err := c.call(ctx, request{method: http.MethodPatch, path: "/observability/destinations/" + url.PathEscape(id), body: bytes.Clone(body), key: managementKey, limit: maxPageBytes, op: "PATCH /observability/destinations/{id}", resource: "destination"}, &out)
 		if err == nil {
 			if out.Data == nil {
 				return nil, &DecodeError{Op: "PATCH /observability/destinations", Status: 200, Err: errors.New("no data member")}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"mime"
 	"net/http"
 	"strconv"
@@ -13,10 +14,17 @@ import (
 )
 
 // APIError is an answer outside 2xx, decoded from the contract's envelope
-// {"error":{"code","message","metadata"?}} when the body holds one.
+// {"error":{"code","message","metadata"?}} when the body holds one. Its
+// strings are the server's, unchanged: whoever prints them passes them
+// through internal/textsafe.
 type APIError struct {
 	// Status is the HTTP status code.
 	Status int
+	// Op is the operation, e.g. "GET /batches/{id}".
+	Op string
+	// Resource names what the operation is about ("batch", "destination",
+	// "route"), for hints; "route" means a collection that should exist.
+	Resource string
 	// Code is the envelope's code as sent (an integer equal to Status for
 	// most operations, a string on some), empty when there was none.
 	Code string
@@ -25,8 +33,11 @@ type APIError struct {
 	Message string
 	// Metadata is the envelope's metadata, when sent.
 	Metadata json.RawMessage
-	// RetryAfter is the server's Retry-After (429, 503); zero when absent.
+	// RetryAfter is what the server's Retry-After asked for (429, 503),
+	// uncapped; zero when absent. Use Wait for what to do about it.
 	RetryAfter time.Duration
+	// RetryAfterHeader is the Retry-After header as sent.
+	RetryAfterHeader string
 	// RateLimit holds the X-RateLimit-* headers when present.
 	RateLimit *RateLimit
 	// Body is the raw body when it was JSON.
@@ -34,13 +45,68 @@ type APIError struct {
 	// Batch is set on a 402 from GET /batches/{id}: the batch metadata the
 	// server sends with the error (results are always null then).
 	Batch *Batch
+
+	at time.Time // when the answer arrived, for X-RateLimit-Reset
 }
 
-// RateLimit is the X-RateLimit-* header triple.
+// MaxServerWait is the longest gwdash waits because a server asked it to
+// (Retry-After, X-RateLimit-Reset). Beyond it a command stops and names
+// what was asked, and the dashboard waits this long with a countdown.
+const MaxServerWait = 5 * time.Minute
+
+// RateLimit is the X-RateLimit-* header triple, as sent.
 type RateLimit struct {
 	Limit     string
 	Remaining string
 	Reset     string
+}
+
+// ResetIn reads X-RateLimit-Reset: epoch milliseconds, epoch seconds or a
+// number of seconds, by magnitude. ok is false when it is not a number.
+func (r *RateLimit) ResetIn(now time.Time) (time.Duration, bool) {
+	if r == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(r.Reset), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, false
+	}
+	var d time.Duration
+	switch {
+	case v > 1e11: // epoch milliseconds
+		d = time.UnixMilli(int64(v)).Sub(now)
+	case v > 1e9: // epoch seconds
+		d = time.Unix(int64(v), 0).Sub(now)
+	default:
+		d = durationOf(v)
+	}
+	return max(0, d), true
+}
+
+// Wait is how long to wait before retrying, as the server asked
+// (Retry-After, else on a 429 X-RateLimit-Reset) but never more than
+// MaxServerWait. asked is what the server asked for and capped reports
+// that it was more than gwdash waits; ok is false when the server asked
+// nothing.
+func (e *APIError) Wait() (wait, asked time.Duration, capped, ok bool) {
+	switch {
+	case e.RetryAfter > 0:
+		asked, ok = e.RetryAfter, true
+	case e.Status == http.StatusTooManyRequests && e.RateLimit != nil:
+		at := e.at
+		if at.IsZero() {
+			at = time.Now()
+		}
+		asked, ok = e.RateLimit.ResetIn(at)
+		ok = ok && asked > 0
+	}
+	if !ok {
+		return 0, 0, false, false
+	}
+	if asked > MaxServerWait {
+		return MaxServerWait, asked, true, true
+	}
+	return asked, asked, false, true
 }
 
 func (e *APIError) Error() string {
@@ -53,34 +119,96 @@ func (e *APIError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
 	}
-	if e.RetryAfter > 0 {
-		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	if _, asked, capped, ok := e.Wait(); ok {
+		if capped {
+			fmt.Fprintf(&b, " (the server asked to wait %s, more than the %s gwdash waits)", HumanDuration(asked), HumanDuration(MaxServerWait))
+		} else {
+			fmt.Fprintf(&b, " (retry after %s)", HumanDuration(asked))
+		}
 	}
 	return b.String()
 }
 
-// Hint says what the user can do about the error, where that is known.
+// Hint says what the user can do about the error, where that is known:
+// only the parts the server's message does not say already, so that each
+// thing is said once.
 func (e *APIError) Hint() string {
+	msg := strings.ToLower(e.Message)
+	var parts []string
+	for _, h := range e.hints() {
+		if h.phrase == "" || !strings.Contains(msg, h.phrase) {
+			parts = append(parts, h.text)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// hint is one piece of advice and a phrase that, found in the server's
+// message, shows the advice is given already.
+type hint struct{ text, phrase string }
+
+func (e *APIError) hints() []hint {
+	dest := strings.HasPrefix(e.Resource, "destination")
 	switch e.Status {
 	case http.StatusUnauthorized:
-		return "check the API key (or management key) in your configuration"
-	case http.StatusPaymentRequired:
-		return "add credits, then poll again: the results are kept and the batch is not re-run"
-	case http.StatusForbidden:
-		return "this needs a management key (set management_key or GWDASH_MANAGEMENT_KEY)"
-	case http.StatusNotFound:
-		return "check the id; a batch submitted a moment ago can take a few seconds to appear"
-	case http.StatusConflict:
-		return "the resource changed concurrently; try again shortly"
-	case http.StatusGone:
-		return "batch results are kept 30 days after creation"
-	case http.StatusTooManyRequests:
-		if e.RetryAfter > 0 {
-			return fmt.Sprintf("rate limited: wait %s", e.RetryAfter)
+		if dest {
+			return []hint{{"check the management key in your configuration", ""}}
 		}
-		return "rate limited: wait and try again"
+		return []hint{{"check the API key in your configuration", ""}}
+	case http.StatusPaymentRequired:
+		if e.Batch != nil {
+			return []hint{{"add credits, then poll again", "credit"}, {"the results are kept and the batch is not re-run", "re-run"}}
+		}
+		return []hint{{"add credits, or raise the key's spending limit", "credit"}}
+	case http.StatusForbidden:
+		if dest {
+			return []hint{{"destinations need a management key (management_key or GWDASH_MANAGEMENT_KEY)", "management key"}}
+		}
+	case http.StatusNotFound:
+		switch e.Resource {
+		case "batch":
+			return []hint{{"no batch has that id: check it", ""}}
+		case "destination":
+			return []hint{{"no destination has that id in this workspace", ""}}
+		case "generation":
+			return []hint{{"no generation has that id (records appear a few seconds after an answer)", ""}}
+		case "batches", "models", "key":
+			return []hint{{"this server does not offer " + e.Op, ""}}
+		case "responses", "destinations":
+			return []hint{{"the server has no such route: check the base URL (it ends in /api/v1)", ""}}
+		}
+	case http.StatusConflict:
+		if e.Resource == "batch" {
+			return []hint{{"only a settled batch (completed, failed, expired, cancelled) can be deleted", "settled"}}
+		}
+		return []hint{{"it changed concurrently; try again shortly", "retry"}}
+	case http.StatusGone:
+		return []hint{{"batch results are kept 30 days after the batch is created", "30 days"}}
+	case http.StatusTooManyRequests:
+		return []hint{{"rate limited: wait, then try again", "rate limit"}}
 	}
-	return ""
+	return nil
+}
+
+// HumanDuration renders a wait: 850ms, 7s, 4m30s, 2h5m, 104166d.
+func HumanDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	case d < 48*time.Hour:
+		return d.Round(time.Minute).String()
+	}
+	return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d"
+}
+
+// durationOf converts seconds to a duration without overflowing.
+func durationOf(secs float64) time.Duration {
+	if secs*float64(time.Second) >= math.MaxInt64 {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 // StatusOf returns the HTTP status of an *APIError in err's chain, or 0.
@@ -127,15 +255,49 @@ func (e *DecodeError) Error() string {
 }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// TooLargeError is a body or event over the client's limit.
+// TooLargeError is a body or event over the client's limit, refused
+// before it was read in full.
 type TooLargeError struct {
 	What  string
 	Limit int64
+	// Size is the size the server announced, 0 when unknown.
+	Size int64
+	// Settable says the user can raise the limit (max_body_mb).
+	Settable bool
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s larger than %s: refused", e.What, humanBytes(e.Limit))
+	s := e.What + " larger than " + humanBytes(e.Limit)
+	if e.Size > 0 {
+		s = fmt.Sprintf("%s of %s is larger than the %s limit", e.What, humanBytes(e.Size), humanBytes(e.Limit))
+	}
+	s += ": refused"
+	if e.Settable {
+		s += " (raise it with --max-body-mb or max_body_mb in the config file)"
+	}
+	return s
 }
+
+// WaitTooLongError is an answer that asked to wait longer than
+// MaxServerWait before retrying: a command stops instead of waiting.
+type WaitTooLongError struct {
+	Err   *APIError
+	Asked time.Duration
+}
+
+func (e *WaitTooLongError) Error() string {
+	asked := ""
+	switch {
+	case e.Err.RetryAfterHeader != "":
+		asked = " (Retry-After: " + e.Err.RetryAfterHeader + ")"
+	case e.Err.RateLimit != nil:
+		asked = " (X-RateLimit-Reset: " + e.Err.RateLimit.Reset + ")"
+	}
+	return fmt.Sprintf("HTTP %d: the server asked to wait %s%s, more than gwdash waits (%s): stopped", e.Err.Status, HumanDuration(e.Asked), asked, HumanDuration(MaxServerWait))
+}
+
+// Unwrap returns the answer.
+func (e *WaitTooLongError) Unwrap() error { return e.Err }
 
 // RedirectError is a redirect to another host, which is never followed.
 type RedirectError struct{ To string }
@@ -148,6 +310,8 @@ func humanBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
@@ -156,8 +320,9 @@ func humanBytes(n int64) string {
 
 // readAPIError turns a non-2xx answer into an *APIError.
 func (c *Client) readAPIError(resp *http.Response) *APIError {
-	e := &APIError{Status: resp.StatusCode}
-	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	now := time.Now()
+	e := &APIError{Status: resp.StatusCode, at: now, RetryAfterHeader: resp.Header.Get("Retry-After")}
+	e.RetryAfter = parseRetryAfter(e.RetryAfterHeader, now)
 	if l := resp.Header.Get("X-RateLimit-Limit"); l != "" || resp.Header.Get("X-RateLimit-Remaining") != "" {
 		e.RateLimit = &RateLimit{
 			Limit:     l,
@@ -258,10 +423,10 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return 0
 	}
 	if n, err := strconv.ParseFloat(v, 64); err == nil {
-		if n < 0 {
+		if n < 0 || math.IsNaN(n) {
 			return 0
 		}
-		return time.Duration(n * float64(time.Second))
+		return durationOf(n)
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {

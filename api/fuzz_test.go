@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -24,7 +25,8 @@ func FuzzStreamDecoder(f *testing.F) {
 		for i := 0; ; i++ {
 			_, err := s.Next()
 			if err != nil {
-				if err != io.EOF && !strings.Contains(err.Error(), "interrupted") {
+				var ee *EndError
+				if err != io.EOF && !errors.As(err, &ee) {
 					t.Fatalf("unexpected end: %v", err)
 				}
 				break
@@ -33,7 +35,11 @@ func FuzzStreamDecoder(f *testing.F) {
 				t.Fatal("more events than bytes")
 			}
 		}
-		if len(s.Text())+len(s.Reasoning()) > len(b)*4+1024 {
+		o := s.Outcome()
+		if !o.Done() || o.Message() == "" {
+			t.Fatalf("a stream that ended has an end state: %+v", o)
+		}
+		if o.TextBytes+o.ReasoningBytes > int64(len(b))*4+1024 {
 			t.Fatal("text grew beyond the input")
 		}
 	})

@@ -16,7 +16,8 @@ type PollOptions struct {
 	// changes (60s).
 	MaxInterval time.Duration
 	// NotFoundGrace is how long a 404 is retried after polling starts, for
-	// a batch submitted a moment ago (15s).
+	// a batch submitted from this machine a moment ago; zero retries
+	// nothing (a mistyped id is not found at once).
 	NotFoundGrace time.Duration
 	// PaymentInterval is the slow interval while a batch answers 402 (30s).
 	PaymentInterval time.Duration
@@ -33,9 +34,6 @@ func (o PollOptions) withDefaults() PollOptions {
 	}
 	if o.MaxInterval < o.Interval {
 		o.MaxInterval = max(60*time.Second, o.Interval)
-	}
-	if o.NotFoundGrace <= 0 {
-		o.NotFoundGrace = 15 * time.Second
 	}
 	if o.PaymentInterval <= 0 {
 		o.PaymentInterval = 30 * time.Second
@@ -78,6 +76,14 @@ type PollDecision struct {
 	Transient bool
 	// Changed is true when the snapshot differs from the previous one.
 	Changed bool
+	// Asked is what the server asked to wait (Retry-After or
+	// X-RateLimit-Reset); Capped says it was more than MaxServerWait and
+	// Delay is that cap.
+	Asked  time.Duration
+	Capped bool
+	// Inconsistent describes counts that cannot be right (negative, more
+	// done than total, going down), empty when they are fine.
+	Inconsistent string
 }
 
 // Observe records the outcome of one GET and returns what to do next.
@@ -85,16 +91,19 @@ func (p *PollSchedule) Observe(b *Batch, err error, now time.Time) PollDecision 
 	if err == nil {
 		p.failures = 0
 		changed := p.last == nil || p.last.Status != b.Status || p.last.RequestCounts != b.RequestCounts
+		note := b.RequestCounts.Problems(p.previousCounts())
 		p.last = b
 		if b.Status.Terminal() {
-			return PollDecision{Done: true, Changed: changed}
+			return PollDecision{Done: true, Changed: changed, Inconsistent: note}
 		}
+		// An unknown status is not terminal: keep polling, slowing down
+		// while nothing changes.
 		if changed {
 			p.interval = p.opts.Interval
 		} else {
 			p.interval = min(p.interval*3/2, p.opts.MaxInterval)
 		}
-		return PollDecision{Delay: p.interval, Changed: changed}
+		return PollDecision{Delay: p.interval, Changed: changed, Inconsistent: note}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return PollDecision{Done: true}
@@ -114,26 +123,31 @@ func (p *PollSchedule) Observe(b *Batch, err error, now time.Time) PollDecision 
 				return PollDecision{Delay: min(2*time.Second, p.opts.NotFoundGrace), Transient: true}
 			}
 			return PollDecision{Done: true}
-		case ae.Status == http.StatusTooManyRequests:
-			if ae.RetryAfter > 0 {
+		case ae.Status == http.StatusTooManyRequests, ae.Status == http.StatusRequestTimeout, ae.Status >= 500:
+			if wait, asked, capped, ok := ae.Wait(); ok {
 				p.failures++
-				return PollDecision{Delay: ae.RetryAfter, Transient: true}
-			}
-			return PollDecision{Delay: p.backoff(), Transient: true}
-		case ae.Status == http.StatusRequestTimeout || ae.Status >= 500:
-			if ae.RetryAfter > 0 {
-				p.failures++
-				return PollDecision{Delay: ae.RetryAfter, Transient: true}
+				return PollDecision{Delay: wait, Transient: true, Asked: asked, Capped: capped}
 			}
 			return PollDecision{Delay: p.backoff(), Transient: true}
 		}
 		return PollDecision{Done: true}
 	}
-	if IsValidation(err) {
+	var tl *TooLargeError
+	var mk *MissingKeyError
+	if IsValidation(err) || errors.As(err, &tl) || errors.As(err, &mk) {
+		// Retrying would only download the same refused body again.
 		return PollDecision{Done: true}
 	}
 	// Transport errors, truncated or malformed bodies: back off and retry.
 	return PollDecision{Delay: p.backoff(), Transient: true}
+}
+
+func (p *PollSchedule) previousCounts() *RequestCounts {
+	if p.last == nil {
+		return nil
+	}
+	rc := p.last.RequestCounts
+	return &rc
 }
 
 // backoff is 1s, 2s, 4s ... capped, with up to 25% jitter either way.
@@ -176,6 +190,11 @@ func (c *Client) WatchBatch(ctx context.Context, id string, opts PollOptions, re
 				return sched.Last(), err
 			}
 			return b, nil
+		}
+		if d.Capped {
+			var ae *APIError
+			errors.As(err, &ae)
+			return sched.Last(), &WaitTooLongError{Err: ae, Asked: d.Asked}
 		}
 		if serr := c.sleep(ctx, d.Delay); serr != nil {
 			return sched.Last(), serr

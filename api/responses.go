@@ -56,6 +56,8 @@ type Response struct {
 	OpenRouterMetadata *RoutingMetadata  `json:"openrouter_metadata,omitempty"`
 	Alignment          json.RawMessage   `json:"alignment,omitempty"`
 	Raw                json.RawMessage   `json:"-"`
+	// GenerationID is the X-Generation-Id header of the answer.
+	GenerationID string `json:"-"`
 }
 
 // UnmarshalJSON keeps the raw bytes.
@@ -222,6 +224,22 @@ func (r *Response) OutputTextAll() string {
 		for _, c := range it.Content {
 			if c.Type == "output_text" {
 				b.WriteString(c.Text)
+			}
+		}
+	}
+	return b.String()
+}
+
+// RefusalText joins the refusal parts of every message item.
+func (r *Response) RefusalText() string {
+	var b strings.Builder
+	for _, it := range r.Output {
+		if it.Type != "message" {
+			continue
+		}
+		for _, c := range it.Content {
+			if c.Type == "refusal" {
+				b.WriteString(c.Refusal)
 			}
 		}
 	}
@@ -505,7 +523,7 @@ func (r *ResponseRequest) httpRequest(stream bool) (request, error) {
 	if stream {
 		accept = "text/event-stream"
 	}
-	return request{method: http.MethodPost, path: "/responses", body: body, accept: accept, header: h}, nil
+	return request{method: http.MethodPost, path: "/responses", body: body, accept: accept, header: h, resource: "responses"}, nil
 }
 
 // CreateResponse sends one non-streaming request. It is never retried: a
@@ -517,8 +535,11 @@ func (c *Client) CreateResponse(ctx context.Context, req ResponseRequest) (*Resp
 	}
 	var out Response
 	hr.limit = maxResponseBytes
+	var gen string
+	hr.onHeader = func(h http.Header) { gen = h.Get("X-Generation-Id") }
 	if _, err := c.call(ctx, hr, &out); err != nil {
 		return nil, err
 	}
+	out.GenerationID = gen
 	return &out, nil
 }

@@ -89,88 +89,19 @@ type Event struct {
 	Error *StreamError
 }
 
-// StreamError is a failure reported inside a 200 stream.
-type StreamError struct {
-	Code      string
-	Message   string
-	Param     *string
-	ErrorType string
-}
-
-func (e *StreamError) Error() string {
-	s := "response failed"
-	if e.Code != "" {
-		s += " (" + e.Code + ")"
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	if e.ErrorType != "" {
-		s += " [" + e.ErrorType + "]"
-	}
-	return s
-}
-
-// ErrInterrupted is matched by errors.Is for a stream that ended without a
-// terminal event.
-var ErrInterrupted = errors.New("stream interrupted before a terminal event")
-
-// InterruptedError is a stream that ended (EOF, [DONE], a dropped
-// connection, an oversized event) without response.completed, .incomplete
-// or .failed. Text holds what arrived.
-type InterruptedError struct {
-	Cause error
-	Text  string
-}
-
-func (e *InterruptedError) Error() string {
-	if e.Cause == nil {
-		return ErrInterrupted.Error()
-	}
-	return ErrInterrupted.Error() + ": " + e.Cause.Error()
-}
-
-// Is makes errors.Is(err, ErrInterrupted) true.
-func (e *InterruptedError) Is(target error) bool { return target == ErrInterrupted }
-
-// Unwrap returns the cause.
-func (e *InterruptedError) Unwrap() error { return e.Cause }
-
-// Outcome is how a stream ended.
-type Outcome string
-
-// Stream outcomes.
-const (
-	OutcomeStreaming   Outcome = "streaming"
-	OutcomeCompleted   Outcome = "completed"
-	OutcomeIncomplete  Outcome = "incomplete"
-	OutcomeFailed      Outcome = "failed"
-	OutcomeInterrupted Outcome = "interrupted"
-	OutcomeStopped     Outcome = "stopped"
-)
-
-// Stream reads one streamed response. It is not safe for concurrent use;
-// Close may be called from any goroutine to stop it.
+// Stream reads one streamed response. It holds no text: what arrived is
+// in the events, and Outcome counts it, so its memory does not grow with
+// the answer. It is not safe for concurrent use; Close may be called from
+// any goroutine to stop it.
 type Stream struct {
-	body       io.ReadCloser
-	reader     *sse.EventStreamReader
-	ctx        context.Context
-	cancel     context.CancelFunc
-	maxEvent   int
-	started    time.Time
-	firstToken time.Time
-	lastEvent  time.Time
-
-	text      []byte
-	reasoning []byte
-	refusal   []byte
-	final     *Response
-	routing   *RoutingMetadata
-	failure   *StreamError
-	outcome   Outcome
-	endErr    error
-	events    int
-	keepAlive int
+	body     io.ReadCloser
+	reader   *sse.EventStreamReader
+	ctx      context.Context
+	cancel   context.CancelFunc
+	maxEvent int
+	fold     fold
+	endErr   error
+	frames   int
 }
 
 // StreamResponse sends the request with stream: true and returns the open
@@ -191,7 +122,7 @@ func (c *Client) StreamResponse(ctx context.Context, req ResponseRequest) (*Stre
 	if err != nil {
 		var idle *idleError
 		if errors.As(context.Cause(ctx), &idle) {
-			err = &TransportError{Op: "POST /responses", Err: idle}
+			err = &TransportError{Op: "POST /responses", Err: fmt.Errorf("no answer headers within %s", HumanDuration(c.idle))}
 		}
 		cancel()
 		return nil, err
@@ -202,14 +133,14 @@ func (c *Client) StreamResponse(ctx context.Context, req ResponseRequest) (*Stre
 		return nil, &DecodeError{Op: "POST /responses", Status: resp.StatusCode, Err: fmt.Errorf("expected text/event-stream, got %q", mt)}
 	}
 	body := newIdleReader(resp.Body, c.idle, func() { cancelCause(&idleError{c.idle}) })
-	return newStream(ctx, cancel, body, c.maxEvent, started), nil
+	return newStream(ctx, cancel, body, c.maxEvent, started, req.Model, resp.Header.Get("X-Generation-Id")), nil
 }
 
 // idleError is the cause of a stream ended for sending nothing.
 type idleError struct{ d time.Duration }
 
 func (e *idleError) Error() string {
-	return fmt.Sprintf("the server sent nothing (not even a keep-alive) for %s", e.d)
+	return fmt.Sprintf("the server sent nothing (not even a keep-alive) for %s", HumanDuration(e.d))
 }
 
 // idleReader calls onIdle when no read has returned data for d.
@@ -243,32 +174,35 @@ func NewStreamFromReader(r io.Reader, maxEventBytes int) *Stream {
 		maxEventBytes = DefaultMaxEventBytes
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return newStream(ctx, cancel, io.NopCloser(r), maxEventBytes, time.Now())
+	return newStream(ctx, cancel, io.NopCloser(r), maxEventBytes, time.Now(), "", "")
 }
 
-func newStream(ctx context.Context, cancel context.CancelFunc, body io.ReadCloser, maxEvent int, started time.Time) *Stream {
+func newStream(ctx context.Context, cancel context.CancelFunc, body io.ReadCloser, maxEvent int, started time.Time, model, generationID string) *Stream {
 	return &Stream{
 		body:     body,
 		reader:   sse.NewEventStreamReader(body, maxEvent),
 		ctx:      ctx,
 		cancel:   cancel,
 		maxEvent: maxEvent,
-		started:  started,
-		outcome:  OutcomeStreaming,
+		fold:     newFold(model, true, started, generationID),
 	}
 }
 
-// Close stops the stream and releases the connection. If no terminal event
-// had arrived, the outcome becomes stopped.
+// Close stops the stream and releases the connection. If it had not ended,
+// its outcome becomes stopped.
 func (s *Stream) Close() error {
 	s.cancel()
+	if s.endErr == nil {
+		s.stop(&EndError{State: EndStopped, Cause: context.Canceled}, time.Now())
+	}
 	return s.body.Close()
 }
 
 // Next returns the next event. At the end it returns io.EOF after a
-// terminal event, an *InterruptedError without one, or the context's error
-// when the stream was stopped. response.failed and error events are
-// returned as events (with Error set), and the stream then ends.
+// terminal event (response.completed, .incomplete, .failed, or an error
+// event), and otherwise an *EndError saying how the stream ended (its
+// Unwrap is context.Canceled when it was stopped). A malformed event ends
+// the stream: what arrived before it stands, nothing after it is guessed.
 func (s *Stream) Next() (Event, error) {
 	for {
 		if s.endErr != nil {
@@ -277,144 +211,67 @@ func (s *Stream) Next() (Event, error) {
 		raw, err := s.reader.ReadEvent()
 		now := time.Now()
 		if err != nil {
-			return Event{}, s.finish(err)
+			return Event{}, s.finish(err, now)
 		}
+		s.frames++
 		data, name := parseFrame(raw)
 		if data == nil {
-			s.keepAlive++ // comment-only frame, or no data
+			s.fold.o.KeepAlives++ // comment-only frame, or no data
 			continue
 		}
 		if bytes.Equal(bytes.TrimSpace(data), []byte("[DONE]")) {
-			if s.terminal() {
-				return Event{}, s.end(io.EOF)
+			if s.fold.o.Done() {
+				return Event{}, s.stop(io.EOF, now)
 			}
-			return Event{}, s.end(&InterruptedError{Cause: errors.New("[DONE] came before any terminal event"), Text: string(s.text)})
+			return Event{}, s.stop(&EndError{State: EndNoFinal}, now)
 		}
 		ev, err := decodeEvent(data, name)
 		if err != nil {
-			// A malformed event is reported but does not end the stream.
-			ev = Event{Type: "invalid", WireType: name, Data: append(json.RawMessage(nil), data...)}
+			return Event{}, s.stop(&EndError{State: EndMalformed, Cause: err, Event: s.fold.o.Events + 1, AfterSeq: s.fold.o.LastSeq}, now)
 		}
 		ev.ReceivedAt = now
-		s.lastEvent = now
-		s.events++
-		s.apply(&ev)
+		s.fold.apply(&ev)
 		return ev, nil
 	}
 }
 
-func (s *Stream) terminal() bool { return s.outcome != OutcomeStreaming }
-
-func (s *Stream) end(err error) error {
+// stop ends the stream with err (io.EOF after a terminal event).
+func (s *Stream) stop(err error, at time.Time) error {
+	if ee, ok := err.(*EndError); ok {
+		s.fold.end(ee, at)
+	} else if s.fold.o.Ended.IsZero() {
+		s.fold.o.Ended = at
+	}
 	s.endErr = err
 	s.body.Close()
 	return err
 }
 
 // finish turns a read error into the stream's end.
-func (s *Stream) finish(err error) error {
-	if s.terminal() && s.outcome != OutcomeStopped {
-		return s.end(io.EOF)
+func (s *Stream) finish(err error, at time.Time) error {
+	if s.fold.o.Done() {
+		return s.stop(io.EOF, at)
 	}
 	if ctxErr := s.ctx.Err(); ctxErr != nil {
 		var idle *idleError
 		if errors.As(context.Cause(s.ctx), &idle) {
-			s.outcome = OutcomeInterrupted
-			return s.end(&InterruptedError{Cause: idle, Text: string(s.text)})
+			return s.stop(&EndError{State: EndTimedOut, Cause: idle, Idle: idle.d}, at)
 		}
-		s.outcome = OutcomeStopped
-		return s.end(ctxErr)
+		state := EndStopped
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			state = EndTimedOut
+		}
+		return s.stop(&EndError{State: state, Cause: ctxErr}, at)
 	}
-	s.outcome = OutcomeInterrupted
-	switch {
-	case err == io.EOF:
-		err = errors.New("the connection closed")
-	case errors.Is(err, bufio.ErrTooLong):
+	if errors.Is(err, bufio.ErrTooLong) {
 		err = &TooLargeError{What: "stream event", Limit: int64(s.maxEvent)}
 	}
-	return s.end(&InterruptedError{Cause: err, Text: string(s.text)})
+	return s.stop(&EndError{State: EndInterrupted, Cause: err}, at)
 }
 
-// apply folds an event into the stream's state.
-func (s *Stream) apply(ev *Event) {
-	switch ev.Type {
-	case EventOutputTextDelta:
-		s.markToken(ev.ReceivedAt)
-		s.text = append(s.text, ev.Delta...)
-	case EventReasoningDelta, EventReasoningSummary:
-		s.markToken(ev.ReceivedAt)
-		s.reasoning = append(s.reasoning, ev.Delta...)
-	case EventRefusalDelta:
-		s.markToken(ev.ReceivedAt)
-		s.refusal = append(s.refusal, ev.Delta...)
-	case EventCompleted, EventIncomplete, EventFailed:
-		s.final = ev.Response
-		if ev.Response != nil && ev.Response.OpenRouterMetadata != nil {
-			s.routing = ev.Response.OpenRouterMetadata
-		}
-		switch {
-		case ev.Type == EventFailed || (ev.Response != nil && ev.Response.Status == ResponseFailed):
-			s.outcome = OutcomeFailed
-			s.failure = ev.Error
-			if s.failure == nil {
-				s.failure = &StreamError{Message: "the response failed without a reason"}
-				ev.Error = s.failure
-			}
-		case ev.Type == EventIncomplete || (ev.Response != nil && ev.Response.Status == ResponseIncomplete):
-			s.outcome = OutcomeIncomplete
-		default:
-			s.outcome = OutcomeCompleted
-		}
-		if len(s.text) == 0 && ev.Response != nil {
-			s.text = append(s.text, ev.Response.OutputTextAll()...)
-		}
-	case EventError:
-		s.outcome = OutcomeFailed
-		s.failure = ev.Error
-	}
-}
-
-func (s *Stream) markToken(t time.Time) {
-	if s.firstToken.IsZero() {
-		s.firstToken = t
-	}
-}
-
-// Outcome is how the stream ended so far (streaming while it runs).
-func (s *Stream) Outcome() Outcome { return s.outcome }
-
-// Final is the terminal event's Response, or nil.
-func (s *Stream) Final() *Response { return s.final }
-
-// Failure is the error a failed stream reported, or nil.
-func (s *Stream) Failure() *StreamError { return s.failure }
-
-// Routing is the routing metadata, when it arrived.
-func (s *Stream) Routing() *RoutingMetadata { return s.routing }
-
-// Text is the output text received so far.
-func (s *Stream) Text() string { return string(s.text) }
-
-// Reasoning is the reasoning text received so far.
-func (s *Stream) Reasoning() string { return string(s.reasoning) }
-
-// Refusal is the refusal text received so far.
-func (s *Stream) Refusal() string { return string(s.refusal) }
-
-// Started is when the request was sent.
-func (s *Stream) Started() time.Time { return s.started }
-
-// TimeToFirstToken is the delay from the request to the first text,
-// reasoning or refusal delta; zero before one arrives.
-func (s *Stream) TimeToFirstToken() time.Duration {
-	if s.firstToken.IsZero() {
-		return 0
-	}
-	return s.firstToken.Sub(s.started)
-}
-
-// KeepAlives counts the comment-only frames received.
-func (s *Stream) KeepAlives() int { return s.keepAlive }
+// Outcome is what the stream has come to so far (State EndOpen while it
+// runs).
+func (s *Stream) Outcome() Outcome { return s.fold.o }
 
 // parseFrame returns the joined data lines and the event name of one
 // frame, or nil data when the frame has none (a comment).

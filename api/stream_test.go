@@ -27,6 +27,17 @@ func drain(t *testing.T, s *api.Stream) ([]api.Event, error) {
 	}
 }
 
+// textOf joins the deltas of one kind: what a reader of the stream shows.
+func textOf(evs []api.Event, typ string) string {
+	var b strings.Builder
+	for _, ev := range evs {
+		if ev.Type == typ {
+			b.WriteString(ev.Delta)
+		}
+	}
+	return b.String()
+}
+
 func TestStreamCompleted(t *testing.T) {
 	srv, c := startGateway(t, gateway.Options{ThinkTime: 40 * time.Millisecond, KeepAliveEvery: 10 * time.Millisecond})
 	req := api.ResponseRequest{Input: api.Input{Text: "Explain routing"}, Model: "openai/gpt-4o-mini", RoutingMetadata: true,
@@ -39,8 +50,9 @@ func TestStreamCompleted(t *testing.T) {
 	if err != io.EOF {
 		t.Fatalf("end: %v", err)
 	}
-	if s.Outcome() != api.OutcomeCompleted || s.Final() == nil || s.Final().Usage == nil || s.Routing() == nil {
-		t.Fatalf("outcome %s final %v", s.Outcome(), s.Final())
+	o := s.Outcome()
+	if o.State != api.EndCompleted || o.Final == nil || o.Usage() == nil || o.Final.OpenRouterMetadata == nil {
+		t.Fatalf("outcome %s final %v", o.State, o.Final)
 	}
 	if evs[0].Type != api.EventCreated || evs[0].Response == nil || evs[0].Response.Object != "response" || evs[0].Response.Status != api.ResponseInProgress {
 		t.Fatalf("first event must carry a full in_progress response: %+v", evs[0])
@@ -59,17 +71,24 @@ func TestStreamCompleted(t *testing.T) {
 			deltas++
 		}
 	}
-	if deltas < 50 || s.Reasoning() == "" || s.KeepAlives() < 2 {
-		t.Fatalf("deltas %d reasoning %q keepalives %d", deltas, s.Reasoning(), s.KeepAlives())
+	if deltas < 50 || textOf(evs, api.EventReasoningDelta) == "" || o.KeepAlives < 2 || o.ReasoningBytes == 0 || o.TextBytes != int64(len(textOf(evs, api.EventOutputTextDelta))) {
+		t.Fatalf("deltas %d reasoning %d keepalives %d text %d", deltas, o.ReasoningBytes, o.KeepAlives, o.TextBytes)
 	}
-	if s.TimeToFirstToken() < 40*time.Millisecond {
-		t.Fatalf("ttft %v shorter than the think time", s.TimeToFirstToken())
+	if o.TTFT() < 40*time.Millisecond {
+		t.Fatalf("ttft %v shorter than the think time", o.TTFT())
+	}
+	if tps, ok := o.TokensPerSecond(); !ok || tps <= 0 {
+		t.Fatalf("a streamed answer has a rate: %v %v", tps, ok)
 	}
 	// The streamed text equals the non-streamed answer for the same prompt.
 	req.Reasoning = nil
 	r, err := c.CreateResponse(ctx(t), api.ResponseRequest{Input: req.Input, Model: req.Model})
-	if err != nil || r.OutputTextAll() != s.Text() {
+	if err != nil || r.OutputTextAll() != textOf(evs, api.EventOutputTextDelta) {
 		t.Fatalf("stream text differs from the plain answer (%v)", err)
+	}
+	plain := api.OutcomeOf(req.Model, r, nil, time.Now(), time.Now())
+	if _, ok := plain.TokensPerSecond(); ok || plain.State != api.EndCompleted {
+		t.Fatalf("a plain answer has no tokens per second: %+v", plain)
 	}
 	if got := srv.RequestsTo("POST", "/api/v1/responses")[0]; got.Header.Get("Accept") != "text/event-stream" || !strings.Contains(string(got.Body), `"stream":true`) {
 		t.Fatalf("stream request: %s %v", got.Body, got.Header)
@@ -78,34 +97,35 @@ func TestStreamCompleted(t *testing.T) {
 
 func TestStreamScenarios(t *testing.T) {
 	_, c := startGateway(t, gateway.Options{})
-	run := func(model string, max *int) (*api.Stream, error) {
+	run := func(model string, max *int) (*api.Stream, []api.Event, error) {
 		s, err := c.StreamResponse(ctx(t), api.ResponseRequest{Input: api.Input{Text: "x"}, Model: model, MaxOutputTokens: max})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		_, err = drain(t, s)
-		return s, err
+		evs, err := drain(t, s)
+		return s, evs, err
 	}
-	s, err := run(gateway.ModelFailMidstream, nil)
-	if err != io.EOF || s.Outcome() != api.OutcomeFailed || s.Failure() == nil || s.Failure().Code != "server_error" || s.Failure().ErrorType != "provider_unavailable" || s.Text() == "" {
-		t.Fatalf("fail midstream: %v %s %+v", err, s.Outcome(), s.Failure())
+	s, evs, err := run(gateway.ModelFailMidstream, nil)
+	o := s.Outcome()
+	if err != io.EOF || o.State != api.EndFailed || o.Failure == nil || o.Failure.Code != "server_error" || o.Failure.ErrorType != "provider_unavailable" || textOf(evs, api.EventOutputTextDelta) == "" {
+		t.Fatalf("fail midstream: %v %s %+v", err, o.State, o.Failure)
 	}
-	s, err = run(gateway.ModelDrop, nil)
-	var ie *api.InterruptedError
-	if !errors.As(err, &ie) || !errors.Is(err, api.ErrInterrupted) || s.Outcome() != api.OutcomeInterrupted || ie.Text == "" || ie.Text != s.Text() {
-		t.Fatalf("drop: %v %s", err, s.Outcome())
+	s, evs, err = run(gateway.ModelDrop, nil)
+	var ee *api.EndError
+	if !errors.As(err, &ee) || !errors.Is(err, api.ErrInterrupted) || s.Outcome().State != api.EndInterrupted || textOf(evs, api.EventOutputTextDelta) == "" || s.Outcome().TextBytes != int64(len(textOf(evs, api.EventOutputTextDelta))) {
+		t.Fatalf("drop: %v %s", err, s.Outcome().State)
 	}
-	s, err = run(gateway.ModelErrorEvent, nil)
-	if err != io.EOF || s.Outcome() != api.OutcomeFailed || s.Failure().Code != "provider_overloaded" {
-		t.Fatalf("error event: %v %s %+v", err, s.Outcome(), s.Failure())
+	s, _, err = run(gateway.ModelErrorEvent, nil)
+	if err != io.EOF || s.Outcome().State != api.EndFailed || s.Outcome().Failure.Code != "provider_overloaded" {
+		t.Fatalf("error event: %v %s %+v", err, s.Outcome().State, s.Outcome().Failure)
 	}
-	s, err = run("openai/gpt-4o", ptr(7))
-	if err != io.EOF || s.Outcome() != api.OutcomeIncomplete || s.Final().IncompleteDetails.Reason != "max_output_tokens" {
-		t.Fatalf("incomplete: %v %s", err, s.Outcome())
+	s, _, err = run("openai/gpt-4o", ptr(7))
+	if err != io.EOF || s.Outcome().State != api.EndIncomplete || s.Outcome().IncompleteReason != "max_output_tokens" || s.Outcome().Message() != "incomplete: max_output_tokens" {
+		t.Fatalf("incomplete: %v %s", err, s.Outcome().State)
 	}
-	s, err = run(gateway.ModelRefusal, nil)
-	if err != io.EOF || s.Refusal() == "" || s.Text() != "" {
-		t.Fatalf("refusal: %v %q %q", err, s.Refusal(), s.Text())
+	s, evs, err = run(gateway.ModelRefusal, nil)
+	if err != io.EOF || textOf(evs, api.EventRefusalDelta) == "" || textOf(evs, api.EventOutputTextDelta) != "" || s.Outcome().RefusalBytes == 0 || s.Outcome().FinalText != "" {
+		t.Fatalf("refusal: %v %+v", err, s.Outcome())
 	}
 	_, err = c.StreamResponse(ctx(t), api.ResponseRequest{Input: api.Input{Text: "x"}, Model: gateway.ModelRateLimited})
 	var ae *api.APIError
@@ -134,59 +154,70 @@ func TestStreamEdgeCases(t *testing.T) {
 	cases := []struct {
 		name    string
 		body    string
-		outcome api.Outcome
+		outcome api.EndState
 		text    string
 		check   func(*testing.T, *api.Stream, []api.Event, error)
 	}{
 		{"keepalives and LF", ": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\ndata: " + delta(1, "he") + "\n\n: ping\n\ndata: " + delta(2, "llo") + "\n\ndata: " + completedEvent + "\n\ndata: [DONE]\n\n",
-			api.OutcomeCompleted, "hello", func(t *testing.T, s *api.Stream, _ []api.Event, _ error) {
-				if s.KeepAlives() != 3 || s.Routing() == nil {
-					t.Fatalf("keepalives %d routing %v", s.KeepAlives(), s.Routing())
+			api.EndCompleted, "hello", func(t *testing.T, s *api.Stream, _ []api.Event, _ error) {
+				if o := s.Outcome(); o.KeepAlives != 3 || o.Final.OpenRouterMetadata == nil {
+					t.Fatalf("keepalives %d routing %v", o.KeepAlives, o.Final.OpenRouterMetadata)
 				}
 			}},
 		{"CRLF framing", "event: response.output_text.delta\r\ndata: " + delta(1, "a") + "\r\n\r\ndata: " + delta(2, "b") + "\r\n\r\ndata: " + completedEvent + "\r\n\r\n",
-			api.OutcomeCompleted, "ab", nil},
-		{"multi-line data", "data: {\"type\":\"response.output_text.delta\",\ndata: \"delta\":\"z\"}\n\ndata: " + completedEvent + "\n\n", api.OutcomeCompleted, "z", nil},
-		{"5 MiB event", "data: " + delta(1, big) + "\n\ndata: " + completedEvent + "\n\n", api.OutcomeCompleted, big, nil},
-		{"DONE without terminal", "data: " + delta(1, "part") + "\n\ndata: [DONE]\n\n", api.OutcomeStreaming, "part",
+			api.EndCompleted, "ab", nil},
+		{"multi-line data", "data: {\"type\":\"response.output_text.delta\",\ndata: \"delta\":\"z\"}\n\ndata: " + completedEvent + "\n\n", api.EndCompleted, "z", nil},
+		{"5 MiB event", "data: " + delta(1, big) + "\n\ndata: " + completedEvent + "\n\n", api.EndCompleted, big, nil},
+		{"DONE without terminal", "data: " + delta(1, "part") + "\n\ndata: [DONE]\n\n", api.EndNoFinal, "part",
 			func(t *testing.T, s *api.Stream, _ []api.Event, err error) {
-				if !errors.Is(err, api.ErrInterrupted) {
-					t.Fatalf("want interrupted, got %v", err)
+				if !errors.Is(err, api.ErrInterrupted) || !strings.Contains(err.Error(), "no final status: the stream ended ([DONE])") {
+					t.Fatalf("want no final status, got %v", err)
 				}
 			}},
-		{"EOF without terminal", "data: " + delta(1, "half") + "\n\n", api.OutcomeInterrupted, "half",
+		{"EOF without terminal", "data: " + delta(1, "half") + "\n\n", api.EndInterrupted, "half",
 			func(t *testing.T, s *api.Stream, _ []api.Event, err error) {
-				var ie *api.InterruptedError
-				if !errors.As(err, &ie) || ie.Text != "half" {
-					t.Fatalf("want interrupted with the text, got %v", err)
+				var ee *api.EndError
+				if !errors.As(err, &ee) || ee.State != api.EndInterrupted || !strings.Contains(err.Error(), "interrupted: the connection closed before a final status") || s.Outcome().TextBytes != 4 {
+					t.Fatalf("want interrupted keeping the count, got %v", err)
+				}
+			}},
+		{"malformed event in the middle", "data: " + delta(1, "one ") + "\n\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"delta\":\"two \n\ndata: " + delta(3, "three") + "\n\ndata: " + completedEvent + "\n\n",
+			api.EndMalformed, "one ", func(t *testing.T, s *api.Stream, _ []api.Event, err error) {
+				var ee *api.EndError
+				if !errors.As(err, &ee) || ee.Event != 2 || ee.AfterSeq != 1 || !strings.Contains(err.Error(), "malformed: event 2 (after sequence_number 1) was not valid JSON") {
+					t.Fatalf("a malformed event must end the stream and name itself: %v", err)
 				}
 			}},
 		{"response.failed", "data: " + delta(1, "so far") + "\n\ndata: {\"type\":\"response.failed\",\"sequence_number\":2,\"response\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\",\"message\":\"boom\"},\"error_type\":\"server\"}}\n\ndata: [DONE]\n\n",
-			api.OutcomeFailed, "so far", func(t *testing.T, s *api.Stream, evs []api.Event, err error) {
-				if s.Failure().Message != "boom" || s.Failure().ErrorType != "server" || err != io.EOF {
-					t.Fatalf("failure %+v %v", s.Failure(), err)
+			api.EndFailed, "so far", func(t *testing.T, s *api.Stream, evs []api.Event, err error) {
+				if f := s.Outcome().Failure; f.Message != "boom" || f.ErrorType != "server" || err != io.EOF {
+					t.Fatalf("failure %+v %v", f, err)
 				}
 			}},
-		{"flat error event", "data: {\"type\":\"error\",\"code\":\"rate_limit\",\"message\":\"slow down\",\"param\":null}\n\n", api.OutcomeFailed, "",
+		{"flat error event", "data: {\"type\":\"error\",\"code\":\"rate_limit\",\"message\":\"slow down\",\"param\":null}\n\n", api.EndFailed, "",
 			func(t *testing.T, s *api.Stream, _ []api.Event, _ error) {
-				if s.Failure().Code != "rate_limit" || s.Failure().Message != "slow down" {
-					t.Fatalf("failure %+v", s.Failure())
+				if f := s.Outcome().Failure; f.Code != "rate_limit" || f.Message != "slow down" {
+					t.Fatalf("failure %+v", f)
 				}
 			}},
-		{"nested error event", "data: {\"type\":\"error\",\"error\":{\"code\":502,\"message\":\"upstream\",\"type\":\"server\"}}\n\n", api.OutcomeFailed, "",
+		{"nested error event", "data: {\"type\":\"error\",\"error\":{\"code\":502,\"message\":\"upstream\",\"type\":\"server\"}}\n\n", api.EndFailed, "",
 			func(t *testing.T, s *api.Stream, _ []api.Event, _ error) {
-				if s.Failure().Code != "502" || s.Failure().Message != "upstream" {
-					t.Fatalf("failure %+v", s.Failure())
+				if f := s.Outcome().Failure; f.Code != "502" || f.Message != "upstream" {
+					t.Fatalf("failure %+v", f)
 				}
 			}},
 		{"aliases and unknown types", "data: {\"type\":\"response.content_part.delta\",\"delta\":\"A\"}\n\ndata: {\"type\":\"response.reasoning.delta\",\"delta\":\"R\"}\n\ndata: {\"type\":\"response.image_generation_call.partial_image\",\"x\":1}\n\ndata: {\"type\":\"response.done\",\"response\":{\"status\":\"completed\",\"output\":[]}}\n\n",
-			api.OutcomeCompleted, "A", func(t *testing.T, s *api.Stream, evs []api.Event, _ error) {
-				if s.Reasoning() != "R" || evs[2].Type != "response.image_generation_call.partial_image" || !strings.Contains(string(evs[2].Data), `"x":1`) || evs[3].WireType != "response.done" {
+			api.EndCompleted, "A", func(t *testing.T, s *api.Stream, evs []api.Event, _ error) {
+				if textOf(evs, api.EventReasoningDelta) != "R" || evs[2].Type != "response.image_generation_call.partial_image" || !strings.Contains(string(evs[2].Data), `"x":1`) || evs[3].WireType != "response.done" {
 					t.Fatalf("events %+v", evs)
 				}
 			}},
 		{"text only in final", "data: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"whole\"}]}]}}\n\n",
-			api.OutcomeCompleted, "whole", nil},
+			api.EndCompleted, "", func(t *testing.T, s *api.Stream, _ []api.Event, _ error) {
+				if s.Outcome().FinalText != "whole" {
+					t.Fatalf("text that came only in the final event is kept: %q", s.Outcome().FinalText)
+				}
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,11 +227,11 @@ func TestStreamEdgeCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			evs, err := drain(t, s)
-			if tc.outcome != api.OutcomeStreaming && s.Outcome() != tc.outcome {
-				t.Fatalf("outcome %s, want %s (err %v)", s.Outcome(), tc.outcome, err)
+			if s.Outcome().State != tc.outcome {
+				t.Fatalf("outcome %s, want %s (err %v)", s.Outcome().State, tc.outcome, err)
 			}
-			if s.Text() != tc.text {
-				t.Fatalf("text %.40q, want %.40q", s.Text(), tc.text)
+			if textOf(evs, api.EventOutputTextDelta) != tc.text {
+				t.Fatalf("text %.40q, want %.40q", textOf(evs, api.EventOutputTextDelta), tc.text)
 			}
 			if tc.check != nil {
 				tc.check(t, s, evs, err)
@@ -223,10 +254,10 @@ func TestStreamEventOverLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = drain(t, s)
+	evs, err := drain(t, s)
 	var tl *api.TooLargeError
-	if !errors.As(err, &tl) || !errors.Is(err, api.ErrInterrupted) || s.Text() != "ok" {
-		t.Fatalf("want a refused oversized event keeping the text, got %v, %q", err, s.Text())
+	if !errors.As(err, &tl) || !errors.Is(err, api.ErrInterrupted) || textOf(evs, api.EventOutputTextDelta) != "ok" {
+		t.Fatalf("want a refused oversized event keeping the text, got %v, %q", err, textOf(evs, api.EventOutputTextDelta))
 	}
 	if posts.Load() != 1 {
 		t.Fatalf("re-sent after an oversized event")
@@ -255,15 +286,22 @@ func TestStreamStopAndServerErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var got []api.Event
 	for i := 0; i < 3; i++ {
-		if _, err := s.Next(); err != nil {
+		ev, err := s.Next()
+		if err != nil {
 			t.Fatal(err)
 		}
+		got = append(got, ev)
 	}
 	cancel()
-	_, err = drain(t, s)
-	if !errors.Is(err, context.Canceled) || s.Outcome() != api.OutcomeStopped || !strings.HasPrefix(s.Text(), "t t t ") {
-		t.Fatalf("stop: %v %s %q", err, s.Outcome(), s.Text())
+	rest, err := drain(t, s)
+	got = append(got, rest...)
+	if !errors.Is(err, context.Canceled) || s.Outcome().State != api.EndStopped || !strings.HasPrefix(textOf(got, api.EventOutputTextDelta), "t t t ") || errors.Is(err, api.ErrInterrupted) {
+		t.Fatalf("stop: %v %s %q", err, s.Outcome().State, textOf(got, api.EventOutputTextDelta))
+	}
+	if s.Outcome().Message() != "stopped by you; what arrived is kept" {
+		t.Fatalf("stop message: %q", s.Outcome().Message())
 	}
 	if posts.Load() != 1 {
 		t.Fatalf("stream re-sent")
@@ -300,7 +338,7 @@ func TestStreamStopAndServerErrors(t *testing.T) {
 
 func TestDecoderFromReader(t *testing.T) {
 	s := api.NewStreamFromReader(strings.NewReader("data: "+delta(1, "q")+"\n\ndata: "+completedEvent+"\n\n"), 0)
-	if _, err := drain(t, s); err != io.EOF || s.Text() != "q" {
-		t.Fatalf("%v %q", err, s.Text())
+	if evs, err := drain(t, s); err != io.EOF || textOf(evs, api.EventOutputTextDelta) != "q" {
+		t.Fatalf("%v %q", err, textOf(evs, api.EventOutputTextDelta))
 	}
 }

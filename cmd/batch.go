@@ -14,6 +14,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
@@ -43,13 +44,13 @@ func (a *app) batchGet() *cobra.Command {
 				if err != nil {
 					return a.batchError(err, true)
 				}
-				return writeRaw(a.io.Out, raw)
+				return a.json(raw)
 			}
 			b, err := client.GetBatch(c.Context(), args[0])
 			if err != nil {
 				return a.batchError(err, false)
 			}
-			printBatch(a.io.Out, b, time.Now())
+			printBatch(a.out, b, nil, time.Now())
 			return nil
 		},
 	}
@@ -63,9 +64,9 @@ func (a *app) batchError(err error, asJSON bool) error {
 	var ae *api.APIError
 	if errors.As(err, &ae) && ae.Batch != nil {
 		if asJSON {
-			writeRaw(a.io.Out, ae.Body)
+			a.json(ae.Body)
 		} else {
-			printBatch(a.io.Out, ae.Batch, time.Now())
+			printBatch(a.out, ae.Batch, nil, time.Now())
 		}
 	}
 	return err
@@ -89,7 +90,7 @@ func (a *app) batchWatch() *cobra.Command {
 			if interval == 0 {
 				interval = cfg.PollInterval
 			}
-			return a.watch(c.Context(), client, args[0], interval, timeout, asJSON)
+			return a.watch(c.Context(), client, args[0], interval, timeout, 0, asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the final batch exactly as the server sent it")
@@ -98,18 +99,20 @@ func (a *app) batchWatch() *cobra.Command {
 	return c
 }
 
-func (a *app) watch(ctx context.Context, client *api.Client, id string, interval, timeout time.Duration, asJSON bool) error {
+// watch polls a batch until it ends. grace is how long a 404 is retried:
+// only for a batch just submitted from here.
+func (a *app) watch(ctx context.Context, client *api.Client, id string, interval, timeout, grace time.Duration, asJSON bool) error {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	p := &progress{w: a.io.Err, tty: a.io.ErrTTY}
-	b, err := client.WatchBatch(ctx, id, api.PollOptions{Interval: interval}, p.report)
+	p := &progress{raw: a.io.Err, w: a.errw, tty: a.io.ErrTTY}
+	b, err := client.WatchBatch(ctx, id, api.PollOptions{Interval: interval, NotFoundGrace: grace}, p.report)
 	p.done()
 	if err != nil {
 		if b != nil && !asJSON {
-			printBatch(a.io.Out, b, time.Now())
+			printBatch(a.out, b, nil, time.Now())
 		}
 		if ctx.Err() == context.DeadlineExceeded {
 			return &exitError{code: ExitFailure, msg: fmt.Sprintf("timed out after %s; the batch is still %s", timeout, statusOf(b))}
@@ -117,12 +120,12 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 		return err
 	}
 	if asJSON {
-		writeRaw(a.io.Out, encodeJSON(b))
+		a.json(encodeJSON(b))
 	} else {
-		printBatch(a.io.Out, b, time.Now())
+		printBatch(a.out, b, nil, time.Now())
 	}
 	if b.Status != api.BatchCompleted {
-		return &exitError{code: ExitFailure, msg: "batch ended " + string(b.Status)}
+		return &exitError{code: ExitFailure, msg: "batch ended " + present.Status(b.Status)}
 	}
 	return nil
 }
@@ -131,12 +134,17 @@ func statusOf(b *api.Batch) string {
 	if b == nil {
 		return "unknown"
 	}
-	return string(b.Status)
+	return present.Status(b.Status)
 }
 
+// submitGrace is how long a just-submitted batch's 404 is retried.
+const submitGrace = 30 * time.Second
+
 // progress reports polls on stderr: one rewritten line on a terminal,
-// plain lines otherwise.
+// plain lines otherwise. The line's text goes through the sanitizing
+// writer w; only the line's own rewrite goes to raw.
 type progress struct {
+	raw  io.Writer
 	w    io.Writer
 	tty  bool
 	last string
@@ -146,19 +154,25 @@ type progress struct {
 func (p *progress) report(u api.PollUpdate) {
 	var line string
 	switch {
+	case u.Err != nil && u.Decision.Capped:
+		return // the caller stops and says what was asked
 	case u.Err != nil && u.Decision.Transient:
-		line = fmt.Sprintf("%s; retrying in %s", describe(u.Err), u.Decision.Delay.Round(time.Second))
+		line = fmt.Sprintf("%s; retrying in %s", describe(u.Err), api.HumanDuration(u.Decision.Delay))
 	case u.Err != nil:
 		return // reported by the caller
 	case u.Batch != nil:
 		rc := u.Batch.RequestCounts
-		line = fmt.Sprintf("%s %s/%s done (%s failed)", u.Batch.Status, format.Int(rc.Done()), format.Int(rc.Total), format.Int(rc.Failed))
+		line = fmt.Sprintf("%s %s/%s done (%s failed)", present.Status(u.Batch.Status), format.Int(rc.Done()), format.Int(rc.Total), format.Int(rc.Failed))
+		if u.Decision.Inconsistent != "" {
+			line += " (inconsistent counts from server: " + u.Decision.Inconsistent + ")"
+		}
 		if !u.Decision.Done {
-			line += fmt.Sprintf("; next poll in %s", u.Decision.Delay.Round(time.Second))
+			line += fmt.Sprintf("; next poll in %s", api.HumanDuration(u.Decision.Delay))
 		}
 	}
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\x1b[2K%s", line)
+		io.WriteString(p.raw, "\r\x1b[2K")
+		io.WriteString(p.w, oneLine(line))
 		p.open = true
 		return
 	}
@@ -205,7 +219,7 @@ func (a *app) batchResults() *cobra.Command {
 				if errorType != "" && it.ErrorTypeName() != errorType {
 					continue
 				}
-				w.Write(it.Raw)
+				textsafe.WriteJSON(w, it.Raw)
 				w.WriteByte('\n')
 			}
 			return w.Flush()
@@ -243,13 +257,13 @@ func (a *app) batchSubmit() *cobra.Command {
 				return err
 			}
 			if watch {
-				fmt.Fprintf(a.io.Err, "submitted %s; watching\n", b.ID)
-				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, asJSON)
+				fmt.Fprintf(a.errw, "submitted %s; watching\n", b.ID)
+				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, submitGrace, asJSON)
 			}
 			if asJSON {
-				return writeRaw(a.io.Out, encodeJSON(b))
+				return a.json(encodeJSON(b))
 			}
-			fmt.Fprintf(a.io.Out, "%s\t%s\t%d requests\n", b.ID, b.Status, b.RequestCounts.Total)
+			fmt.Fprintf(a.out, "%s\t%s\t%s\n", b.ID, present.Status(b.Status), format.Plural(b.RequestCounts.Total, "request", "requests"))
 			return nil
 		},
 	}
@@ -311,21 +325,27 @@ func (a *app) readRequests(name string) ([]api.BatchRequest, error) {
 	return reqs, nil
 }
 
-// printBatch writes the readable summary of a batch.
-func printBatch(w io.Writer, b *api.Batch, now time.Time) {
+// printBatch writes the readable summary of a batch; prev is the
+// previous snapshot of the same batch when there is one. w is a
+// sanitizing writer.
+func printBatch(w io.Writer, b *api.Batch, prev *api.RequestCounts, now time.Time) {
 	tw := newTable(w)
 	rc := b.RequestCounts
-	tw.row("batch", textsafe.Line(b.ID)+"  "+string(b.Status))
-	tw.row("endpoint", textsafe.Line(b.Endpoint))
-	tw.row("model", textsafe.Line(b.Model))
-	tw.row("window", textsafe.Line(b.CompletionWindow))
+	tw.row("batch", oneLine(b.ID)+"  "+oneLine(present.Status(b.Status)))
+	tw.row("endpoint", oneLine(b.Endpoint))
+	tw.row("model", oneLine(b.Model))
+	tw.row("window", oneLine(b.CompletionWindow))
 	tw.row("created", format.LocalTime(b.CreatedTime())+" ("+format.Age(b.CreatedTime(), now)+")")
 	if fin := b.FinalizedTime(); !fin.IsZero() {
 		tw.row("finalized", format.LocalTime(fin)+" ("+format.Age(fin, now)+")")
 	} else {
 		tw.row("finalized", "—")
 	}
-	tw.row("requests", fmt.Sprintf("%s total · %s completed · %s failed · %s pending", format.Int(rc.Total), format.Int(rc.Completed), format.Int(rc.Failed), format.Int(max(0, rc.Total-rc.Done()))))
+	requests := present.Counts(rc)
+	if p := rc.Problems(prev); p != "" {
+		requests += " (inconsistent counts from server: " + p + ")"
+	}
+	tw.row("requests", requests)
 	if u := b.Usage; u != nil {
 		line := fmt.Sprintf("prompt %s · completion %s · total %s · cost %s", format.Int(u.PromptTokens), format.Int(u.CompletionTokens), format.Int(u.TotalTokens), format.CostPtr(u.Cost))
 		if u.IsBYOK != nil && *u.IsBYOK {
@@ -350,7 +370,7 @@ func printBatch(w io.Writer, b *api.Batch, now time.Time) {
 			if name == "" {
 				name = "(no error type)"
 			}
-			parts[i] = fmt.Sprintf("%s %d", textsafe.Line(name), counts[k])
+			parts[i] = fmt.Sprintf("%s %s", oneLine(name), format.Int(counts[k]))
 		}
 		if len(parts) == 0 {
 			parts = []string{"none"}
@@ -358,21 +378,9 @@ func printBatch(w io.Writer, b *api.Batch, now time.Time) {
 		tw.row("failures", strings.Join(parts, " · "))
 	}
 	if b.Error != nil && b.Error.Message != "" {
-		tw.row("error", textsafe.Line(b.Error.Message))
+		tw.row("error", oneLine(b.Error.Message))
 	}
 	tw.flush()
-}
-
-// writeRaw writes bytes as sent, ending the line.
-func writeRaw(w io.Writer, raw []byte) error {
-	if _, err := w.Write(raw); err != nil {
-		return err
-	}
-	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
-		_, err := io.WriteString(w, "\n")
-		return err
-	}
-	return nil
 }
 
 func exactArgs(n int, what string) cobra.PositionalArgs {

@@ -81,7 +81,7 @@ func TestBatchGet(t *testing.T) {
 	}
 	// 402: metadata on stdout, status and what to do on stderr, exit 1.
 	pay := h.srv.SeedID(gateway.SeedPayment)
-	h.run("", "batch", "get", pay).must(t, 1, []string{pay}, []string{"HTTP 402", "add credits"})
+	h.run("", "batch", "get", pay).must(t, 1, []string{pay}, []string{"HTTP 402", "Add credits", "not re-run"})
 	h.run("", "batch", "get", h.srv.SeedID(gateway.SeedOld)).must(t, 1, nil, []string{"HTTP 410", "30 days"})
 	h.run("", "batch", "get", "batch-0-missing").must(t, 1, nil, []string{"HTTP 404"})
 	h.run("", "batch", "get").must(t, 2, nil, []string{"needs a batch id"})
@@ -202,7 +202,7 @@ func TestRespond(t *testing.T) {
 	h.run("from stdin", "respond", "-", "--model", "openai/gpt-4o-mini", "--max-output-tokens", "5").must(t, 1, nil, []string{"incomplete", "max_output_tokens"})
 	h.run("", "respond", "x", "--model", gateway.ModelFailMidstream).must(t, 1, nil, []string{"failed", "server_error", "provider_unavailable"})
 	r = h.run("", "respond", "x", "--model", gateway.ModelDrop)
-	r.must(t, 1, nil, []string{"interrupted", "what arrived"})
+	r.must(t, 1, nil, []string{"interrupted: the connection closed before a final status", "what arrived is kept"})
 	if strings.TrimSpace(r.out) == "" {
 		t.Fatalf("an interrupted stream must keep what arrived")
 	}
@@ -260,14 +260,14 @@ func TestDest(t *testing.T) {
 	h.run("", "dest", "update", id, "--privacy-mode", "--name", "new", "--dry-run").must(t, 0, []string{`"privacy_mode":true`, `"name":"new"`}, nil)
 	h.run("", "dest", "update", id, "--sampling-rate", "2").must(t, 2, nil, []string{"sampling_rate"})
 	h.run("", "dest", "update", id, "--regions", "asia").must(t, 2, nil, []string{"regions"})
-	h.run("", "dest", "update", id, "--config", "secretKey=sk-l...abcd").must(t, 2, nil, []string{"masked"})
+	h.run("", "dest", "update", id, "--set", "secretKey=sk-l...abcd").must(t, 2, nil, []string{"masked"})
 	h.run("", "dest", "update", id).must(t, 2, nil, []string{"changes nothing"})
 	h.run("", "dest", "update", id, "--all-keys", "--api-key-hashes", "a").must(t, 2, nil, []string{"cannot be combined"})
 	if len(h.srv.Requests()) != before {
 		t.Fatalf("dry runs and refused updates reached the server")
 	}
 	// A new secret is sent; 409 is retried.
-	h.run("", "dest", "update", id, "--config", "secretKey=sk-lf-brand-new-0001").must(t, 0, nil, nil)
+	h.run("", "dest", "update", id, "--set", "secretKey=sk-lf-brand-new-0001").must(t, 0, nil, nil)
 	if h.srv.DestinationSecret(id, "secretKey") != "sk-lf-brand-new-0001" {
 		t.Fatalf("secret not updated")
 	}
@@ -276,9 +276,15 @@ func TestDest(t *testing.T) {
 	os.WriteFile(rules, []byte(`{"enabled":true,"groups":[{"logic":"and","rules":[{"field":"model","operator":"equals","value":"a/b"}]}]}`), 0o600)
 	h.run("", "dest", "update", id, "--filter-rules", rules, "--json").must(t, 0, []string{`"filter_rules":{`}, nil)
 	h.run("", "dest", "update", id, "--filter-rules", "null", "--json").must(t, 0, []string{`"filter_rules":null`}, nil)
-	// A normal key only: the server's 403, with what to do.
+	// A normal key only: refused before any request, with what to do; the
+	// API key never goes to the destinations endpoint.
 	delete(h.env, "GWDASH_MANAGEMENT_KEY")
-	h.run("", "dest", "list").must(t, 1, nil, []string{"HTTP 403", "management key"})
+	before = len(h.srv.Requests())
+	h.run("", "dest", "list").must(t, 2, nil, []string{"management key", "GWDASH_MANAGEMENT_KEY"})
+	h.run("", "dest", "update", id, "--enabled=false").must(t, 2, nil, []string{"management key"})
+	if len(h.srv.Requests()) != before {
+		t.Fatalf("a destination command without a management key sent a request")
+	}
 }
 
 func TestConfigCommands(t *testing.T) {
@@ -330,7 +336,7 @@ func TestNoCommandPrintsAKey(t *testing.T) {
 
 func TestCrashReport(t *testing.T) {
 	var errb bytes.Buffer
-	a := &app{io: IO{Err: &errb}}
+	a := newApp(context.Background(), IO{Err: &errb}, nil)
 	err := a.crashReport(&ui.CrashError{Value: "boom"})
 	if code := a.report(err); code != 1 || !strings.Contains(errb.String(), "--log FILE") || !strings.Contains(errb.String(), "terminal was restored") {
 		t.Fatalf("%d %s", code, errb.String())

@@ -22,7 +22,7 @@ func (a *app) configCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.io.Out, path)
+			fmt.Fprintln(a.out, path)
 			return nil
 		},
 	}, &cobra.Command{
@@ -33,7 +33,7 @@ func (a *app) configCommand() *cobra.Command {
 				return err
 			}
 			for _, w := range cfg.Warnings {
-				fmt.Fprintln(a.io.Err, "gwdash: warning: "+w)
+				fmt.Fprintln(a.errw, "gwdash: warning: "+w)
 			}
 			src := func(k string) string {
 				if s := cfg.Sources[k]; s != "" {
@@ -41,7 +41,7 @@ func (a *app) configCommand() *cobra.Command {
 				}
 				return "not set"
 			}
-			t := newTable(a.io.Out)
+			t := newTable(a.out)
 			t.row("SETTING", "VALUE", "FROM")
 			t.row("config", cfg.Path, src("config"))
 			t.row("profile", cfg.Profile, src("profile"))
@@ -154,7 +154,7 @@ func (a *app) configSet() *cobra.Command {
 			if err := config.Save(path, f); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.io.Err, "wrote %s in [profiles.%s] of %s\n", args[0], profile, path)
+			fmt.Fprintf(a.errw, "wrote %s in [profiles.%s] of %s\n", args[0], profile, path)
 			return nil
 		},
 	}

@@ -90,6 +90,8 @@ func (a *app) runUI(ctx context.Context, opts ui.Options) error {
 	if !ok {
 		return fmt.Errorf("the dashboard needs a terminal")
 	}
+	// One signal owner: the run's context ends on a signal (see Execute),
+	// which stops the dashboard and restores the terminal.
 	logger, closeLog, err := a.openLog()
 	if err != nil {
 		return err

@@ -36,10 +36,10 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 			if serve {
 				a.printServe(srv)
 				<-c.Context().Done()
-				fmt.Fprintln(a.io.Err, "gwdash: demo gateway stopped")
+				fmt.Fprintln(a.errw, "gwdash: demo gateway stopped")
 				return nil
 			}
-			client, err := api.New(api.Options{BaseURL: srv.URL, APIKey: gateway.DemoAPIKey, ManagementKey: gateway.DemoManagementKey, UserAgent: "gwdash/" + Version})
+			client, err := api.New(api.Options{BaseURL: srv.URL, APIKey: gateway.DemoAPIKey, ManagementKey: gateway.DemoManagementKey, UserAgent: "gwdash/" + Version()})
 			if err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 }
 
 func (a *app) printServe(srv *gateway.Server) {
-	w := a.io.Out
+	w := a.out
 	fmt.Fprintf(w, "gwdash demo gateway listening\n\n")
 	t := newTable(w)
 	t.row("base URL", srv.URL)

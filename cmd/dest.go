@@ -11,7 +11,6 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
-	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -32,6 +31,9 @@ func (a *app) destList() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts := api.ListOptions{Offset: offset, Limit: limit, WorkspaceID: workspace}
+			if c.Flags().Changed("limit") && limit == 0 {
+				return inputErrorf("--limit 0: must be 1 to 100")
+			}
 			if err := opts.Validate(); err != nil {
 				return err
 			}
@@ -43,27 +45,32 @@ func (a *app) destList() *cobra.Command {
 				opts.WorkspaceID = cfg.WorkspaceID
 			}
 			if all {
+				// Everything that arrived is printed; a walk that stopped
+				// early or saw the list change says so and exits 1.
 				var ds []api.Destination
+				var walkErr error
 				for d, err := range client.AllDestinations(c.Context(), opts.WorkspaceID, opts.Limit) {
 					if err != nil {
-						return err
+						walkErr = err
+						break
 					}
 					ds = append(ds, d)
 				}
 				if asJSON {
-					return writeRaw(a.io.Out, encodeJSON(map[string]any{"data": ds, "total_count": len(ds)}))
+					a.json(encodeJSON(map[string]any{"data": ds, "total_count": len(ds)}))
+				} else {
+					printDestinations(a.out, ds, len(ds), 0)
 				}
-				printDestinations(a.io.Out, ds, len(ds), 0)
-				return nil
+				return walkErr
 			}
 			page, err := client.ListDestinations(c.Context(), opts)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeRaw(a.io.Out, page.Raw)
+				return a.json(page.Raw)
 			}
-			printDestinations(a.io.Out, page.Data, page.TotalCount, offset)
+			printDestinations(a.out, page.Data, page.TotalCount, offset)
 			return nil
 		},
 	}
@@ -83,14 +90,14 @@ func printDestinations(w io.Writer, ds []api.Destination, total, offset int) {
 	for _, d := range ds {
 		keys := "all keys"
 		if d.APIKeyHashes != nil {
-			keys = fmt.Sprintf("%d keys", len(d.APIKeyHashes))
+			keys = format.Plural(len(d.APIKeyHashes), "key", "keys")
 		}
 		updated := d.UpdatedAt
 		if ts, err := time.Parse(time.RFC3339, d.UpdatedAt); err == nil {
 			updated = format.Age(ts, now)
 		}
-		t.row(textsafe.Line(d.DisplayName()), textsafe.Line(d.Type), yesNo(d.Enabled), format.Percent(d.SamplingRate),
-			textsafe.Line(strings.Join(d.Regions, ",")), onOff(d.PrivacyMode), keys, textsafe.Line(updated), textsafe.Line(d.ID))
+		t.row(oneLine(d.DisplayName()), oneLine(d.Type), yesNo(d.Enabled), format.Percent(d.SamplingRate),
+			oneLine(strings.Join(d.Regions, ",")), onOff(d.PrivacyMode), keys, oneLine(updated), oneLine(d.ID))
 	}
 	t.flush()
 	if offset > 0 || len(ds) < total {
@@ -137,7 +144,7 @@ func (b *boolFlag) IsBoolFlag() bool { return true }
 func (a *app) destUpdate() *cobra.Command {
 	var (
 		name, sampling, regions, hashes, rulesFile string
-		allKeys, dryRun, asJSON                    bool
+		allKeys, dryRun, asJSON, readOnly          bool
 		configKV                                   []string
 		enabled, privacy, bCost, bAlloc, bID, bCtx boolFlag
 	)
@@ -146,6 +153,9 @@ func (a *app) destUpdate() *cobra.Command {
 		Short: "Change a destination: only the fields given are sent",
 		Args:  exactArgs(1, "a destination id"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if !api.IsUUID(args[0]) {
+				return inputErrorf("destination id %q: must be a UUID", args[0])
+			}
 			var p api.DestinationPatch
 			if c.Flags().Changed("name") {
 				p.Name = &name
@@ -180,10 +190,10 @@ func (a *app) destUpdate() *cobra.Command {
 			for _, kv := range configKV {
 				k, v, ok := strings.Cut(kv, "=")
 				if !ok || k == "" {
-					return inputErrorf("--config %q: want key=value", kv)
+					return inputErrorf("--set %q: want member=value", kv)
 				}
 				if api.IsMasked(v) {
-					return inputErrorf("--config %s: %q looks like a masked value; give the real value", k, v)
+					return inputErrorf("--set %s: %q looks like a masked value; give the real value", k, v)
 				}
 				if p.Config == nil {
 					p.Config = map[string]any{}
@@ -202,20 +212,23 @@ func (a *app) destUpdate() *cobra.Command {
 			}
 			if dryRun {
 				body, _ := api.PatchBody(p)
-				return writeRaw(a.io.Out, body)
+				return a.json(body)
 			}
-			_, client, err := a.managementClient()
+			cfg, client, err := a.managementClient()
 			if err != nil {
 				return err
+			}
+			if cfg.ReadOnly || readOnly {
+				return inputErrorf("read-only: dest update is disabled (--read-only or read_only = true); --dry-run shows the body")
 			}
 			d, err := client.UpdateDestination(c.Context(), args[0], p)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeRaw(a.io.Out, d.Raw)
+				return a.json(d.Raw)
 			}
-			printDestinations(a.io.Out, []api.Destination{*d}, 1, 0)
+			printDestinations(a.out, []api.Destination{*d}, 1, 0)
 			return nil
 		},
 	}
@@ -231,7 +244,8 @@ func (a *app) destUpdate() *cobra.Command {
 	f.Var(&bAlloc, "broadcast-cost-allocation", "include per-token-kind cost allocation (beta)")
 	f.Var(&bID, "broadcast-identity", "include identity metadata")
 	f.Var(&bCtx, "broadcast-request-context", "include request-context metadata")
-	f.StringArrayVar(&configKV, "config", nil, "config member key=value (repeatable)")
+	f.StringArrayVar(&configKV, "set", nil, "config member=value to change (repeatable)")
+	f.BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
 	f.StringVar(&rulesFile, "filter-rules", "", `JSON file of filter rules, or "null" to clear them`)
 	f.BoolVar(&dryRun, "dry-run", false, "print the PATCH body and send nothing")
 	f.BoolVar(&asJSON, "json", false, "print the updated destination exactly as the server sent it")

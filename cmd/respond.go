@@ -1,16 +1,13 @@
 package cmd
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/gwdash/gwdash/api"
-	"github.com/gwdash/gwdash/internal/format"
-	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/spf13/cobra"
 )
 
@@ -19,6 +16,7 @@ func (a *app) respondCommand() *cobra.Command {
 		model, instructions, effort, tier, session, user string
 		noStream, asJSON, routing                        bool
 		maxOut, maxTools                                 int
+		temperature, topP                                float64
 		metadata                                         []string
 	)
 	c := &cobra.Command{
@@ -41,6 +39,12 @@ incomplete or interrupted response exits 1 after printing what arrived.`,
 			}
 			if c.Flags().Changed("max-tool-calls") {
 				req.MaxToolCalls = &maxTools
+			}
+			if c.Flags().Changed("temperature") {
+				req.Temperature = &temperature
+			}
+			if c.Flags().Changed("top-p") {
+				req.TopP = &topP
 			}
 			if effort != "" {
 				req.Reasoning = &api.Reasoning{Effort: effort}
@@ -83,6 +87,8 @@ incomplete or interrupted response exits 1 after printing what arrived.`,
 	f.StringVar(&session, "session-id", "", "session id (at most 256 characters)")
 	f.StringVar(&user, "user", "", "end-user id (at most 256 characters)")
 	f.IntVar(&maxTools, "max-tool-calls", 0, "maximum server-tool steps, 0 to 30")
+	f.Float64Var(&temperature, "temperature", 0, "sampling temperature, 0 to 2")
+	f.Float64Var(&topP, "top-p", 0, "nucleus sampling, 0 to 1")
 	f.BoolVar(&routing, "routing-metadata", false, "ask for routing metadata (X-OpenRouter-Metadata: enabled)")
 	return c
 }
@@ -120,127 +126,73 @@ func (a *app) prompt(args []string) (string, error) {
 func (a *app) respondOnce(c *cobra.Command, client *api.Client, req api.ResponseRequest, asJSON bool) error {
 	start := time.Now()
 	r, err := client.CreateResponse(c.Context(), req)
-	if err != nil {
+	o := api.OutcomeOf(req.Model, r, err, start, time.Now())
+	if err != nil && o.State != api.EndStopped {
 		return err
 	}
-	if asJSON {
-		writeRaw(a.io.Out, r.Raw)
-	} else {
-		text := textsafe.Clean(r.OutputTextAll())
-		fmt.Fprint(a.io.Out, text)
-		if !strings.HasSuffix(text, "\n") {
-			fmt.Fprintln(a.io.Out)
+	if r != nil {
+		if asJSON {
+			a.json(r.Raw)
+		} else {
+			text := r.OutputTextAll()
+			if text == "" {
+				text = r.RefusalText()
+			}
+			io.WriteString(a.out, text)
+			if text != "" && !strings.HasSuffix(text, "\n") {
+				io.WriteString(a.out, "\n")
+			}
 		}
 	}
-	var fail *api.StreamError
-	if r.Error != nil {
-		fail = &api.StreamError{Code: r.Error.Code, Message: r.Error.Message}
-		if r.ErrorType != nil {
-			fail.ErrorType = string(*r.ErrorType)
-		}
-	}
-	outcome := api.Outcome(r.Status)
-	fmt.Fprintln(a.io.Err, summaryLine(outcome, r, 0, time.Since(start), fail))
-	return outcomeError(outcome, r, fail, nil)
+	fmt.Fprintln(a.errw, present.Summary(o, time.Now()))
+	return outcomeError(o)
 }
 
+// respondStream writes each piece of the answer as it arrives, unbuffered
+// (a pipe reader sees it live, and a signal loses nothing that arrived),
+// and keeps none of it: memory stays flat however long the answer.
 func (a *app) respondStream(c *cobra.Command, client *api.Client, req api.ResponseRequest, asJSON bool) error {
 	s, err := client.StreamResponse(c.Context(), req)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	out := bufio.NewWriterSize(a.io.Out, 64<<10)
-	var endErr error
-	wrote := false
-	last := ""
+	var last byte
 	for {
 		ev, err := s.Next()
 		if err != nil {
-			if err != io.EOF {
-				endErr = err
-			}
 			break
 		}
-		if asJSON || ev.Type != api.EventOutputTextDelta && ev.Type != api.EventRefusalDelta {
+		if asJSON || ev.Type != api.EventOutputTextDelta && ev.Type != api.EventRefusalDelta || ev.Delta == "" {
 			continue
 		}
-		piece := textsafe.Clean(ev.Delta)
-		out.WriteString(piece)
-		if piece != "" {
-			wrote, last = true, piece
+		if _, err := io.WriteString(a.out, ev.Delta); err != nil {
+			s.Close()
+			return &exitError{code: ExitFailure, msg: "writing the answer: " + err.Error()}
 		}
-		if a.io.OutTTY {
-			out.Flush()
-		}
+		last = ev.Delta[len(ev.Delta)-1]
 	}
-	if asJSON {
-		if f := s.Final(); f != nil {
-			out.Write(f.Raw)
-			out.WriteByte('\n')
-		}
-	} else if wrote && !strings.HasSuffix(last, "\n") {
-		out.WriteByte('\n')
+	o := s.Outcome()
+	switch {
+	case asJSON && o.Final != nil:
+		a.json(o.Final.Raw)
+	case !asJSON && o.FinalText != "":
+		// The server sent the answer only in its final event.
+		io.WriteString(a.out, o.FinalText)
+		last = o.FinalText[len(o.FinalText)-1]
 	}
-	out.Flush()
-	elapsed := time.Since(s.Started())
-	fmt.Fprintln(a.io.Err, summaryLine(s.Outcome(), s.Final(), s.TimeToFirstToken(), elapsed, s.Failure()))
-	return outcomeError(s.Outcome(), s.Final(), s.Failure(), endErr)
+	if !asJSON && last != 0 && last != '\n' {
+		io.WriteString(a.out, "\n")
+	}
+	fmt.Fprintln(a.errw, present.Summary(o, time.Now()))
+	return outcomeError(o)
 }
 
-// summaryLine is the one-line summary respond prints on stderr.
-func summaryLine(o api.Outcome, r *api.Response, ttft, elapsed time.Duration, fail *api.StreamError) string {
-	parts := []string{string(o)}
-	if r != nil && r.Usage != nil {
-		u := r.Usage
-		parts = append(parts,
-			fmt.Sprintf("in %s (cached %s)", format.Int(u.InputTokens), format.Int(u.InputTokensDetails.CachedTokens)),
-			fmt.Sprintf("out %s (reasoning %s)", format.Int(u.OutputTokens), format.Int(u.OutputTokensDetails.ReasoningTokens)),
-			"cost "+format.CostPtr(u.Cost))
-		gen := elapsed - ttft
-		if gen > 0 && u.OutputTokens > 0 {
-			parts = append(parts, fmt.Sprintf("%.1f tok/s", float64(u.OutputTokens)/gen.Seconds()))
-		}
-	}
-	if ttft > 0 {
-		parts = append(parts, "ttft "+format.Seconds(ttft))
-	}
-	parts = append(parts, "elapsed "+format.Seconds(elapsed))
-	if fail != nil {
-		parts = append(parts, textsafe.Line(fail.Error()))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// outcomeError maps how a response ended to the exit status.
-func outcomeError(o api.Outcome, r *api.Response, fail *api.StreamError, endErr error) error {
-	switch o {
-	case api.OutcomeCompleted:
+// outcomeError maps how a response ended to the exit status; the summary
+// line already said why, so nothing is printed twice.
+func outcomeError(o api.Outcome) error {
+	if o.OK() {
 		return nil
-	case api.OutcomeIncomplete:
-		reason := "unknown reason"
-		if r != nil && r.IncompleteDetails != nil {
-			reason = r.IncompleteDetails.Reason
-		}
-		return &exitError{code: ExitFailure, msg: "response incomplete: " + textsafe.Line(reason)}
-	case api.OutcomeFailed:
-		msg := "response failed"
-		if fail != nil {
-			msg = fail.Error()
-		}
-		return &exitError{code: ExitFailure, msg: textsafe.Line(msg)}
-	case api.OutcomeInterrupted:
-		cause := "the stream ended before a terminal event"
-		var ie *api.InterruptedError
-		if errors.As(endErr, &ie) {
-			cause = describe(ie)
-		}
-		return &exitError{code: ExitFailure, msg: "response interrupted: " + cause + " (the text above is what arrived)"}
-	case api.OutcomeStopped:
-		return &exitError{code: ExitFailure, msg: "stopped"}
 	}
-	if endErr != nil {
-		return endErr
-	}
-	return &exitError{code: ExitFailure, msg: "response ended " + string(o)}
+	return &exitError{code: ExitFailure}
 }

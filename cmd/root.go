@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/gwdash/gwdash/api"
@@ -26,8 +27,6 @@ const (
 	ExitInput   = 2 // input refused before any request was sent
 )
 
-// Version is set at build time with -ldflags "-X github.com/gwdash/gwdash/cmd.Version=...".
-var Version = "dev"
 
 // IO is where a command reads and writes.
 type IO struct {
@@ -38,16 +37,55 @@ type IO struct {
 	InTTY, ErrTTY, OutTTY bool
 }
 
-// Execute runs the command line and exits with its code.
+// SignalError is the cause of a run's context ending on a signal.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string { return "stopped by " + signalName(e.Signal) }
+
+// ExitCode is 128 plus the signal's number: 130 for SIGINT, 143 SIGTERM,
+// 129 SIGHUP, 131 SIGQUIT.
+func (e *SignalError) ExitCode() int { return 128 + int(e.Signal) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return s.String()
+}
+
+// handledSignals are the signals gwdash owns: one handler for all, here.
+// The dashboard runs without Bubble Tea's own handler, so no two handlers
+// race for a signal.
+var handledSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// Execute runs the command line and exits with its code. It is the one
+// owner of signals: the first one ends the run's context (a command
+// flushes what arrived and stops, the dashboard restores the terminal),
+// and the process exits with 128 plus its number; a second one exits at
+// once.
 func Execute() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, handledSignals...)
+	go func() {
+		s := (<-sigs).(syscall.Signal)
+		cancel(&SignalError{Signal: s})
+		s = (<-sigs).(syscall.Signal)
+		os.Exit(128 + int(s))
+	}()
 	code := Run(ctx, os.Args[1:], IO{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		InTTY:  isatty.IsTerminal(os.Stdin.Fd()),
 		ErrTTY: isatty.IsTerminal(os.Stderr.Fd()),
 		OutTTY: isatty.IsTerminal(os.Stdout.Fd()),
 	}, os.Getenv)
-	stop()
 	os.Exit(code)
 }
 
@@ -68,13 +106,21 @@ func (e *exitError) Error() string { return e.msg }
 
 // app is the state one run of the command line shares.
 type app struct {
-	io    IO
-	env   config.Env
-	flags config.Flags
-	ctx   context.Context
+	io IO
+	// out and errw are the boundary of human output: everything printed
+	// for people passes through them and reaches the terminal inert.
+	// JSON goes to io.Out through json (escaped, the same value).
+	out, errw *textsafe.Writer
+	env       config.Env
+	flags     config.Flags
+	ctx       context.Context
 	// dashboard options
 	view, batchID, model string
 	logPath              string
+}
+
+func newApp(ctx context.Context, stdio IO, env config.Env) *app {
+	return &app{io: stdio, env: env, ctx: ctx, out: textsafe.NewWriter(stdio.Out), errw: textsafe.NewWriter(stdio.Err)}
 }
 
 // Run runs the command line in-process and returns the exit code. It keeps
@@ -83,17 +129,39 @@ func Run(ctx context.Context, args []string, stdio IO, env config.Env) int {
 	if env == nil {
 		env = os.Getenv
 	}
-	a := &app{io: stdio, env: env, ctx: ctx}
+	a := newApp(ctx, stdio, env)
+	defer a.out.Flush()
+	defer a.errw.Flush()
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdio.In)
-	root.SetOut(stdio.Out)
-	root.SetErr(stdio.Err)
+	root.SetOut(a.out)
+	root.SetErr(a.errw)
 	err := root.ExecuteContext(ctx)
+	var se *SignalError
+	if errors.As(context.Cause(ctx), &se) {
+		// What arrived is printed; say why it stopped, and exit as a
+		// signalled process would.
+		fmt.Fprintln(a.errw, "gwdash: "+se.Error())
+		return se.ExitCode()
+	}
 	if err == nil {
 		return ExitOK
 	}
 	return a.report(err)
+}
+
+// json writes JSON bytes as sent (every control escaped, which keeps the
+// value) and ends the line.
+func (a *app) json(raw []byte) error {
+	if err := textsafe.WriteJSON(a.io.Out, raw); err != nil {
+		return err
+	}
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		_, err := io.WriteString(a.io.Out, "\n")
+		return err
+	}
+	return nil
 }
 
 // report prints err as one line and returns its exit code.
@@ -101,33 +169,36 @@ func (a *app) report(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(a.io.Err, "gwdash: "+ee.msg)
+			fmt.Fprintln(a.errw, "gwdash: "+ee.msg)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(a.io.Err, "gwdash: "+describe(err))
+	fmt.Fprintln(a.errw, "gwdash: "+describe(err))
 	return exitCode(err)
 }
 
 func exitCode(err error) int {
 	var ie *inputError
 	var ce *config.ConfigError
-	if errors.As(err, &ie) || errors.As(err, &ce) || api.IsValidation(err) {
+	var mk *api.MissingKeyError
+	if errors.As(err, &ie) || errors.As(err, &ce) || errors.As(err, &mk) || api.IsValidation(err) {
 		return ExitInput
 	}
 	return ExitFailure
 }
 
-// describe renders an error as one safe line: the HTTP status, the
-// server's code and message, and what to do where that is known.
+// describe renders an error as one line: the HTTP status, the server's
+// code and message, and what to do where that is known and not said
+// already. The line is printed through the sanitizing writer.
 func describe(err error) string {
 	var ae *api.APIError
-	if errors.As(err, &ae) {
-		s := textsafe.Line(ae.Error())
+	var wt *api.WaitTooLongError
+	if errors.As(err, &ae) && !errors.As(err, &wt) {
+		s := ae.Error()
 		if h := ae.Hint(); h != "" {
 			s += " — " + h
 		}
-		return s
+		return oneLine(s)
 	}
 	if errors.Is(err, context.Canceled) {
 		return "interrupted"
@@ -135,8 +206,11 @@ func describe(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "timed out"
 	}
-	return textsafe.Line(err.Error())
+	return oneLine(err.Error())
 }
+
+// oneLine keeps an error on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -174,6 +248,7 @@ embedded gateway with realistic data and no account.`,
 	f.StringVar(&a.flags.Workspace, "workspace", "", "workspace id for destinations (env GWDASH_WORKSPACE)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &inputError{msg: err.Error() + " (see --help)"} })
 	root.AddCommand(a.batchCommand(), a.respondCommand(), a.destCommand(), a.demoCommand(), a.configCommand(), a.versionCommand())
+	pf.Int64Var(&a.flags.MaxBodyMB, "max-body-mb", 0, "largest answer gwdash reads, in MiB (default 512; a 100k-result batch is ~110)")
 	root.SetHelpCommand(&cobra.Command{Hidden: true})
 	return root
 }
@@ -186,7 +261,7 @@ func (a *app) client(requireAPIKey bool) (*config.Resolved, *api.Client, error) 
 		return nil, nil, err
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(a.io.Err, "gwdash: warning: "+w)
+		fmt.Fprintln(a.errw, "gwdash: warning: "+w)
 	}
 	if cfg.BaseURL == "" {
 		return nil, nil, inputErrorf("no gateway configured: set --base-url, GWDASH_BASE_URL or base_url in %s (or try \"gwdash demo\")", cfg.Path)
@@ -194,21 +269,24 @@ func (a *app) client(requireAPIKey bool) (*config.Resolved, *api.Client, error) 
 	if requireAPIKey && cfg.APIKey == "" {
 		return nil, nil, inputErrorf("no API key: set GWDASH_API_KEY, --api-key, or api_key / api_key_cmd in %s", cfg.Path)
 	}
-	c, err := api.New(api.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, ManagementKey: cfg.ManagementKey, UserAgent: "gwdash/" + Version})
+	c, err := api.New(api.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, ManagementKey: cfg.ManagementKey, UserAgent: "gwdash/" + Version(),
+		MaxBodyBytes: cfg.MaxBodyMB << 20})
 	if err != nil {
 		return nil, nil, err
 	}
 	return cfg, c, nil
 }
 
-// managementClient is client for destination commands: it needs one key.
+// managementClient is client for destination commands: without a
+// management key they are refused before any request (the API key is
+// never sent to a destination endpoint).
 func (a *app) managementClient() (*config.Resolved, *api.Client, error) {
 	cfg, c, err := a.client(false)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.ManagementKey == "" && cfg.APIKey == "" {
-		return nil, nil, inputErrorf("destinations need a management key: set GWDASH_MANAGEMENT_KEY, --management-key, or management_key in %s", cfg.Path)
+	if cfg.ManagementKey == "" {
+		return nil, nil, inputErrorf("destinations need a management key (the API key is never sent there): set GWDASH_MANAGEMENT_KEY, --management-key, or management_key / management_key_cmd in %s", cfg.Path)
 	}
 	return cfg, c, nil
 }
@@ -216,10 +294,10 @@ func (a *app) managementClient() (*config.Resolved, *api.Client, error) {
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version",
+		Short: "Print the version and the revision it was built from",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			fmt.Fprintln(a.io.Out, "gwdash "+Version)
+			fmt.Fprintln(a.out, "gwdash "+VersionLine())
 			return nil
 		},
 	}

@@ -34,6 +34,7 @@ type Profile struct {
 	Theme            string `toml:"theme,omitempty"`
 	PollInterval     string `toml:"poll_interval,omitempty"`
 	ReadOnly         *bool  `toml:"read_only,omitempty"`
+	MaxBodyMB        int64  `toml:"max_body_mb,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -58,6 +59,8 @@ type Flags struct {
 	ReadOnly      bool
 	Workspace     string
 	Theme         string
+	// MaxBodyMB caps an answer's size in MiB; 0 is unset.
+	MaxBodyMB int64
 }
 
 // Settings are the effective values.
@@ -70,7 +73,15 @@ type Settings struct {
 	PollInterval  time.Duration
 	ReadOnly      bool
 	Insecure      bool
+	// MaxBodyMB is the largest answer read, in MiB (a batch can be large).
+	MaxBodyMB int64
 }
+
+// DefaultMaxBodyMB is the answer cap when none is set.
+const DefaultMaxBodyMB = 512
+
+// MaxBodyMBLimit is the largest cap a user may set (16 GiB).
+const MaxBodyMBLimit = 16 << 10
 
 // Resolved is the outcome of Load.
 type Resolved struct {
@@ -291,6 +302,16 @@ func Load(in Inputs) (*Resolved, error) {
 		r.Sources["read_only"] = "default"
 	}
 	r.Insecure = in.Flags.Insecure
+	r.MaxBodyMB, r.Sources["max_body_mb"] = DefaultMaxBodyMB, "default"
+	switch {
+	case in.Flags.MaxBodyMB != 0:
+		r.MaxBodyMB, r.Sources["max_body_mb"] = in.Flags.MaxBodyMB, "flag --max-body-mb"
+	case prof.MaxBodyMB != 0:
+		r.MaxBodyMB, r.Sources["max_body_mb"] = prof.MaxBodyMB, fileSrc
+	}
+	if r.MaxBodyMB < 1 || r.MaxBodyMB > MaxBodyMBLimit {
+		return nil, &ConfigError{Msg: fmt.Sprintf("max_body_mb %d (%s): must be 1 to %d", r.MaxBodyMB, r.Sources["max_body_mb"], MaxBodyMBLimit)}
+	}
 
 	run := in.RunKeyCommand
 	if run == nil {
@@ -303,7 +324,7 @@ func Load(in Inputs) (*Resolved, error) {
 		if *k.dst != "" || k.cmd == "" {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), keyCommandTimeout)
 		v, err := run(ctx, k.cmd)
 		cancel()
 		if err != nil {
@@ -326,6 +347,9 @@ func Load(in Inputs) (*Resolved, error) {
 	return r, nil
 }
 
+// keyCommandTimeout bounds a *_cmd setting.
+const keyCommandTimeout = 10 * time.Second
+
 func anyKey(f *File) bool {
 	for _, p := range f.Profiles {
 		if p.APIKey != "" || p.ManagementKey != "" {
@@ -336,12 +360,19 @@ func anyKey(f *File) bool {
 }
 
 // runCommand runs a key command with sh -c and returns its trimmed output.
-// Its output never appears in an error.
+// Its output never appears in an error. At the context's end the command's
+// whole process group is killed, and the wait for its output ends even if
+// a child it started keeps the pipe open.
 func runCommand(ctx context.Context, command string) (string, error) {
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	var out bytes.Buffer
 	cmd.Stdout = &out
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("running %q: no answer within %s (stopped)", command, keyCommandTimeout)
+		}
 		return "", fmt.Errorf("running %q: %v", command, err)
 	}
 	v := strings.TrimSpace(out.String())

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -166,4 +168,41 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil file without error")
 		}
 	})
+}
+
+// A key command that starts a child which keeps the pipe open is stopped
+// at its timeout, child and all.
+func TestKeyCommandKilledWithItsChildren(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := runCommand(ctx, "sleep 60 & echo $! > "+pidFile+"; wait")
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the key command outlived its timeout")
+	}
+	if err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Fatalf("want a timeout error, got %v", err)
+	}
+	b, rerr := os.ReadFile(pidFile)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	for i := 0; ; i++ {
+		p, _ := os.FindProcess(pid)
+		if p.Signal(syscall.Signal(0)) != nil {
+			break // gone
+		}
+		if i > 200 {
+			t.Fatalf("the child %d is still running", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -208,7 +210,9 @@ func (m Model) View() string {
 		body = m.views[m.active].View()
 	}
 	out := m.header() + "\n" + fitBlock(body, w, h-2) + "\n" + m.statusBar()
-	return out
+	// The frame may carry only our colours: whatever a view forgot to
+	// clean is shown inert here.
+	return textsafe.Frame(out)
 }
 
 func (m Model) header() string {
@@ -365,15 +369,37 @@ func (g guard) View() (s string) {
 	return g.Model.View()
 }
 
-// Run starts the dashboard and blocks until it quits or ctx ends. A panic
-// in the dashboard restores the terminal and returns a *CrashError.
+// filteredTTY is the terminal the dashboard draws on, with the last-line
+// filter in front of it: it is still a terminal to Bubble Tea (its size is
+// read, its mode restored), but every byte written passes TermFilter.
+type filteredTTY struct {
+	*os.File
+	mu     sync.Mutex
+	filter *textsafe.TermFilter
+}
+
+func (t *filteredTTY) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.filter.Write(p)
+}
+
+// Run starts the dashboard and blocks until it quits or ctx ends; when ctx
+// ends (a signal) the terminal is restored before Run returns. Bubble
+// Tea's own signal handler is off: the caller owns signals. A panic in the
+// dashboard restores the terminal and returns a *CrashError.
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	crash := &crashState{}
 	g := guard{Model: New(opts), crash: crash}
+	var output io.Writer = textsafe.NewTermFilter(out)
+	if f, ok := out.(*os.File); ok {
+		output = &filteredTTY{File: f, filter: textsafe.NewTermFilter(f)}
+	}
 	// 30 frames a second: streamed text reads as smoothly as at 60, and an
 	// idle dashboard wakes half as often (measured: about 0.6% of a core
 	// instead of 1.1%). Keys are handled in Update, not at the frame rate.
-	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(frameRate))
+	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(output),
+		tea.WithFPS(frameRate), tea.WithoutSignalHandler())
 	crash.mu.Lock()
 	crash.quit = p.Quit
 	crash.mu.Unlock()
@@ -389,8 +415,8 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if crash.value != "" {
 		return &CrashError{Value: crash.value}
 	}
-	if err == tea.ErrProgramKilled && ctx.Err() != nil {
-		return nil
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // the caller ended it (a signal) and knows why
 	}
 	return err
 }

@@ -638,7 +638,7 @@ func (p *playground) endTurn(t *turn, end error, resp *api.Response) {
 	}
 	t.answer.finish()
 	if t.status == "streaming" {
-		var ie *api.InterruptedError
+		var ie *api.EndError
 		switch {
 		case end == io.EOF:
 			t.status = "completed"

@@ -4,6 +4,7 @@ package format
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -29,17 +30,60 @@ func Int(n int) string {
 	return b.String()
 }
 
-// Cost renders credits in dollars with enough digits for small amounts.
+// Cost renders dollars with sensible precision: cents from a dollar up,
+// four decimals below, two significant digits below a cent ("$0.0012"),
+// and "< $0.000001" for what is smaller but not zero.
 func Cost(c float64) string {
+	if math.IsNaN(c) || math.IsInf(c, 0) {
+		return "$?"
+	}
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
 	switch {
 	case c == 0:
 		return "$0"
+	case c < 0.000001:
+		return sign + "< $0.000001"
 	case c < 0.01:
-		return "$" + strconv.FormatFloat(c, 'f', 6, 64)
+		// two significant digits: 0.0012, 0.00034
+		digits := int(math.Ceil(-math.Log10(c))) + 1
+		return sign + "$" + strconv.FormatFloat(c, 'f', min(digits, 7), 64)
 	case c < 1:
-		return "$" + strconv.FormatFloat(c, 'f', 4, 64)
+		return sign + "$" + strconv.FormatFloat(c, 'f', 4, 64)
 	}
-	return "$" + strconv.FormatFloat(c, 'f', 2, 64)
+	return sign + "$" + Int64Comma(strconv.FormatFloat(c, 'f', 2, 64))
+}
+
+// Int64Comma puts thousands separators into the integer part of a decimal
+// string: "1234567.89" -> "1,234,567.89".
+func Int64Comma(s string) string {
+	intPart, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	return b.String()
+}
+
+// Plural renders a count with its noun: "1 key", "3 keys".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Int(n) + " " + many
 }
 
 // CostPtr is Cost, or "—" when unknown.
@@ -52,6 +96,9 @@ func CostPtr(c *float64) string {
 
 // Age renders how long ago t was: "12s ago", "3m ago", "5h ago", "2d ago".
 func Age(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
 	d := now.Sub(t)
 	if d > -time.Second && d < time.Second {
 		return "just now"
@@ -64,6 +111,9 @@ func Age(t, now time.Time) string {
 
 // Duration renders a duration coarsely: 850ms, 12s, 3m, 5h, 2d.
 func Duration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
 	switch {
 	case d < time.Second:
 		return strconv.Itoa(int(d.Milliseconds())) + "ms"
