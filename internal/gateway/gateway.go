@@ -60,6 +60,9 @@ type Options struct {
 	Seed        uint64        // for the fault and text generators
 	Now         func() time.Time
 	RecordLimit int // requests kept for tests (default 1000)
+	// Wrap, when set, wraps the handler a Server serves (tests make the
+	// gateway hostile with it).
+	Wrap func(http.Handler) http.Handler
 }
 
 func (o Options) withDefaults() Options {
@@ -299,8 +302,12 @@ func Start(addr string, opts Options) (*Server, error) {
 		return nil, err
 	}
 	g := New(opts)
+	var h http.Handler = g
+	if opts.Wrap != nil {
+		h = opts.Wrap(h)
+	}
 	s := &Server{Gateway: g, Addr: ln.Addr().String(), ln: ln,
-		srv: &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second}}
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
 	s.URL = "http://" + s.Addr + "/api/v1"
 	go s.srv.Serve(ln)
 	return s, nil
