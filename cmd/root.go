@@ -27,7 +27,6 @@ const (
 	ExitInput   = 2 // input refused before any request was sent
 )
 
-
 // IO is where a command reads and writes.
 type IO struct {
 	In  io.Reader
