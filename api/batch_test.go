@@ -1,9 +1,11 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -353,4 +355,62 @@ func TestRunningBatchProgresses(t *testing.T) {
 		}
 	}
 	_ = context.Background
+}
+
+// BatchData reads the same batch as GetBatch: the same metadata, the same
+// items byte for byte, and the summaries a table shows.
+func TestBatchDataMatchesFullDecode(t *testing.T) {
+	srv, c := startGateway(t, gateway.Options{LargeBatchSize: 2000})
+	for _, seed := range []string{gateway.SeedChat, gateway.SeedResponses, gateway.SeedMessages, gateway.SeedEmbeddings, gateway.SeedCancelled, gateway.SeedLarge, gateway.SeedFailed, gateway.SeedValidating} {
+		id := srv.SeedID(seed)
+		full, err := c.GetBatch(ctx(t), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := c.GetBatchData(ctx(t), id)
+		if err != nil {
+			t.Fatalf("%s: %v", seed, err)
+		}
+		if d.Batch.ID != full.ID || d.Batch.Status != full.Status || d.Batch.RequestCounts != full.RequestCounts || d.Batch.Results != nil {
+			t.Fatalf("%s: metadata %+v", seed, d.Batch)
+		}
+		if (full.Results == nil) != (d.Rows == nil) || len(d.Rows) != len(full.Results) {
+			t.Fatalf("%s: %d rows for %d results", seed, len(d.Rows), len(full.Results))
+		}
+		for i, row := range d.Rows {
+			it := &full.Results[i]
+			if !bytes.Equal(d.ItemBytes(i), it.Raw) {
+				t.Fatalf("%s %d: item bytes differ", seed, i)
+			}
+			want := api.BodySummary{}
+			if it.Response != nil {
+				want = api.Summarize(it.Response.Body)
+			}
+			if row.CustomID != it.CustomID || row.Failed != it.Failed() || d.Word(row.ErrType) != it.ErrorTypeName() ||
+				d.Word(row.Model) != want.Model || int(row.Tokens) != want.Tokens || d.Word(row.Finish) != want.FinishReason {
+				t.Fatalf("%s %d: row %+v, want %+v / %+v", seed, i, row, it, want)
+			}
+			if got, err := d.Item(i); err != nil || got.CustomID != it.CustomID {
+				t.Fatalf("%s %d: Item: %v", seed, i, err)
+			}
+		}
+		if fmt.Sprint(d.ErrorTypeCounts()) != fmt.Sprint(full.ErrorTypeCounts()) {
+			t.Fatalf("%s: error type counts differ", seed)
+		}
+	}
+	// Odd bodies: escapes in strings, unknown members, results null.
+	for _, body := range []string{
+		`{"id":"b","object":"batch","status":"completed","results":[{"id":"r","custom_id":"a\u001b]0;x\u0007","response":null,"error":{"type":"t","message":"m","param":null}}],"extra":{"x":[1,2]}}`,
+		`{"results":null,"id":"b"}`,
+	} {
+		d, err := api.ReadBatchData([]byte(body))
+		if err != nil || d.Batch.ID != "b" {
+			t.Fatalf("%s: %v", body, err)
+		}
+	}
+	for _, bad := range []string{"", "[]", `{"results":5}`, `{"results":[{"custom_id":`} {
+		if _, err := api.ReadBatchData([]byte(bad)); err == nil {
+			t.Fatalf("%q decoded", bad)
+		}
+	}
 }

@@ -163,6 +163,22 @@ func BenchmarkBatchDecode(b *testing.B) {
 	reportBodySize(b, len(data))
 }
 
+// BenchmarkBatchData decodes the body as the dashboard does: metadata,
+// and one compact row per result, with the items kept as bytes.
+func BenchmarkBatchData(b *testing.B) {
+	data := largeBatch(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d, err := api.ReadBatchData(data)
+		if err != nil || len(d.Rows) != 100_000 {
+			b.Fatal(err)
+		}
+	}
+	reportBodySize(b, len(data))
+}
+
 // reportBodySize reports the body's size beside B/op, so that allocations
 // can be read relative to it.
 func reportBodySize(b *testing.B, size int) { b.ReportMetric(float64(size)/1e6, "body-MB") }

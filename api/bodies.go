@@ -371,36 +371,5 @@ func Summarize(raw json.RawMessage) BodySummary {
 	if len(raw) == 0 || decode(raw, &w) != nil {
 		return BodySummary{Kind: BodyUnknown}
 	}
-	s := BodySummary{Kind: w.kind(), Model: w.Model}
-	if u := w.Usage; u != nil {
-		switch {
-		case u.TotalTokens != nil:
-			s.Tokens = *u.TotalTokens
-		default:
-			if u.InputTokens != nil {
-				s.Tokens += *u.InputTokens
-			}
-			if u.OutputTokens != nil {
-				s.Tokens += *u.OutputTokens
-			}
-		}
-	}
-	switch s.Kind {
-	case BodyChatCompletion:
-		if len(w.Choices) > 0 && w.Choices[0].FinishReason != nil {
-			s.FinishReason = *w.Choices[0].FinishReason
-		}
-	case BodyMessage:
-		if w.StopReason != nil {
-			s.FinishReason = *w.StopReason
-		}
-	case BodyResponse:
-		s.FinishReason = w.Status
-		if w.IncompleteDetails != nil && w.IncompleteDetails.Reason != "" {
-			s.FinishReason += ": " + w.IncompleteDetails.Reason
-		}
-	case BodyEmbeddings:
-		s.FinishReason = "embedding"
-	}
-	return s
+	return w.summary()
 }

@@ -330,6 +330,12 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 // call sends the request and decodes a JSON answer into out, returning the
 // raw body as well.
 func (c *Client) call(ctx context.Context, r request, out any) ([]byte, error) {
+	return c.callWith(ctx, r, func(raw []byte) error { return decodeJSON(raw, out) })
+}
+
+// callWith sends the request, reads the answer under the cap and hands it
+// to decode.
+func (c *Client) callWith(ctx context.Context, r request, decode func([]byte) error) ([]byte, error) {
 	if _, has := ctx.Deadline(); !has {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
@@ -360,7 +366,7 @@ func (c *Client) call(ctx context.Context, r request, out any) ([]byte, error) {
 		}
 		return nil, &TransportError{Op: r.opName(), Err: err}
 	}
-	if err := decodeJSON(raw, out); err != nil {
+	if err := decode(raw); err != nil {
 		return raw, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: err}
 	}
 	return raw, nil

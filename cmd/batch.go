@@ -46,11 +46,11 @@ func (a *app) batchGet() *cobra.Command {
 				}
 				return a.json(raw)
 			}
-			b, err := client.GetBatch(c.Context(), args[0])
+			d, err := client.GetBatchData(c.Context(), args[0])
 			if err != nil {
 				return a.batchError(err, false)
 			}
-			printBatch(a.out, b, nil, time.Now())
+			printBatch(a.out, d.Batch, errorCounts(d), nil, time.Now())
 			return nil
 		},
 	}
@@ -66,7 +66,7 @@ func (a *app) batchError(err error, asJSON bool) error {
 		if asJSON {
 			a.json(ae.Body)
 		} else {
-			printBatch(a.out, ae.Batch, nil, time.Now())
+			printBatch(a.out, ae.Batch, nil, nil, time.Now())
 		}
 	}
 	return err
@@ -112,7 +112,7 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 	p.done()
 	if err != nil {
 		if b != nil && !asJSON {
-			printBatch(a.out, b, nil, time.Now())
+			printBatch(a.out, b, countsOf(b), nil, time.Now())
 		}
 		if ctx.Err() == context.DeadlineExceeded {
 			return &exitError{code: ExitFailure, msg: fmt.Sprintf("timed out after %s; the batch is still %s", timeout, statusOf(b))}
@@ -122,7 +122,7 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 	if asJSON {
 		a.json(encodeJSON(b))
 	} else {
-		printBatch(a.out, b, nil, time.Now())
+		printBatch(a.out, b, countsOf(b), nil, time.Now())
 	}
 	if b.Status != api.BatchCompleted {
 		return &exitError{code: ExitFailure, msg: "batch ended " + present.Status(b.Status)}
@@ -203,24 +203,19 @@ func (a *app) batchResults() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := client.GetBatch(c.Context(), args[0])
+			d, err := client.GetBatchData(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			if b.Results == nil {
-				return &exitError{code: ExitFailure, msg: fmt.Sprintf("batch is %s: results come when it reaches a terminal status", b.Status)}
+			if d.Rows == nil {
+				return &exitError{code: ExitFailure, msg: fmt.Sprintf("batch is %s: results come when it reaches a terminal status", present.Status(d.Batch.Status))}
 			}
 			w := bufio.NewWriterSize(a.io.Out, 256<<10)
-			for i := range b.Results {
-				it := &b.Results[i]
-				if (failed || errorType != "") && !it.Failed() {
-					continue
-				}
-				if errorType != "" && it.ErrorTypeName() != errorType {
-					continue
-				}
-				textsafe.WriteJSON(w, it.Raw)
-				w.WriteByte('\n')
+			keep := func(r api.ResultRow) bool {
+				return (!failed && errorType == "" || r.Failed) && (errorType == "" || d.Word(r.ErrType) == errorType)
+			}
+			if err := d.WriteItems(w, keep, textsafe.WriteJSON); err != nil {
+				return err
 			}
 			return w.Flush()
 		},
@@ -325,10 +320,26 @@ func (a *app) readRequests(name string) ([]api.BatchRequest, error) {
 	return reqs, nil
 }
 
-// printBatch writes the readable summary of a batch; prev is the
-// previous snapshot of the same batch when there is one. w is a
-// sanitizing writer.
-func printBatch(w io.Writer, b *api.Batch, prev *api.RequestCounts, now time.Time) {
+// errorCounts is the failures per error type of a batch with results,
+// nil without.
+func errorCounts(d *api.BatchData) map[string]int {
+	if d.Rows == nil {
+		return nil
+	}
+	return d.ErrorTypeCounts()
+}
+
+func countsOf(b *api.Batch) map[string]int {
+	if b.Results == nil {
+		return nil
+	}
+	return b.ErrorTypeCounts()
+}
+
+// printBatch writes the readable summary of a batch; counts are its
+// failures per error type (nil without results), prev the previous
+// snapshot of the same batch when there is one. w is a sanitizing writer.
+func printBatch(w io.Writer, b *api.Batch, counts map[string]int, prev *api.RequestCounts, now time.Time) {
 	tw := newTable(w)
 	rc := b.RequestCounts
 	tw.row("batch", oneLine(b.ID)+"  "+oneLine(present.Status(b.Status)))
@@ -355,8 +366,7 @@ func printBatch(w io.Writer, b *api.Batch, prev *api.RequestCounts, now time.Tim
 	} else {
 		tw.row("usage", "—")
 	}
-	if b.Results != nil {
-		counts := b.ErrorTypeCounts()
+	if counts != nil {
 		keys := make([]string, 0, len(counts))
 		for k := range counts {
 			keys = append(keys, k)
