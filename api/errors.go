@@ -45,6 +45,9 @@ type APIError struct {
 	// Batch is set on a 402 from GET /batches/{id}: the batch metadata the
 	// server sends with the error (results are always null then).
 	Batch *Batch
+	// Everywhere is set (by Client.Explain404) on a 404 when the server
+	// answers 404 on every route tried: the base URL is likely wrong.
+	Everywhere bool
 
 	at time.Time // when the answer arrived, for X-RateLimit-Reset
 }
@@ -165,6 +168,9 @@ func (e *APIError) hints() []hint {
 			return []hint{{"destinations need a management key (management_key or GWDASH_MANAGEMENT_KEY)", "management key"}}
 		}
 	case http.StatusNotFound:
+		if e.Everywhere {
+			return []hint{{"the server answers 404 on every route tried (/models, /key too): check the base URL, which ends in /api/v1", ""}}
+		}
 		switch e.Resource {
 		case "batch":
 			return []hint{{"no batch has that id: check it", ""}}

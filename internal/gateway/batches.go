@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ const (
 	SeedRateLimit  = "ratelimited"
 	SeedFlaky500   = "flaky500"
 	SeedFlaky502   = "flaky502"
+	SeedTiny       = "tiny"
 )
 
 // SeedInfo describes a seeded batch for `gwdash demo --serve`.
@@ -65,6 +67,9 @@ type batchRecord struct {
 	polls      int
 	payment    bool
 	gone       bool
+	// deleted marks a tombstone: the batch answers 404 and leaves the
+	// list; a repeated DELETE before purge resumes, after it is 404.
+	deleted *time.Time
 }
 
 type batchStore struct {
@@ -162,6 +167,16 @@ func (s *batchStore) seed() {
 	large.Failed = countFailures(n)
 	large.Completed = n - large.Failed
 	s.add(SeedLarge, fmt.Sprintf("%d results", n), large)
+	if tiny := s.g.opts.TinyBatchSize; tiny > 0 {
+		tb := static("completed", "/v1/embeddings", "openai/text-embedding-3-small", ago(12*time.Hour), tiny, tiny, 0, func() []json.RawMessage {
+			out := make([]json.RawMessage, tiny)
+			for i := range out {
+				out[i] = fmt.Appendf(nil, `{"id":"g%d","custom_id":"t%d","response":{"status_code":200,"request_id":null,"body":{}},"error":null}`, i, i)
+			}
+			return out
+		})
+		s.add(SeedTiny, fmt.Sprintf("%d tiny results", tiny), tb)
+	}
 	rl := withCounts(static("completed", "/v1/responses", "openai/gpt-4o", ago(15*time.Hour), 0, 0, 0, func() []json.RawMessage { return responsesResults("ratelimited", "openai/gpt-4o", 3) }))
 	rl.failFirst, rl.failCode, rl.retryAfter = 2, http.StatusTooManyRequests, "3"
 	s.add(SeedRateLimit, "429 with Retry-After: 3 on the first 2 polls", rl)
@@ -283,7 +298,7 @@ func (g *Gateway) getBatch(w http.ResponseWriter, r *http.Request) {
 	s := g.batches
 	s.mu.Lock()
 	b, ok := s.byID[id]
-	if ok && g.now().Before(b.visible) {
+	if ok && (g.now().Before(b.visible) || b.deleted != nil) {
 		ok = false
 	}
 	var failCode int
@@ -408,6 +423,116 @@ func resultsFor(endpoint, model string, ids []string) []json.RawMessage {
 		out[i] = mustJSON(item(id, i, body))
 	}
 	return out
+}
+
+// listBatches answers GET /batches: newest first, limit 1-100 (default
+// 20), after=<id> as the cursor, status as a filter, in the OpenAI-style
+// list envelope, results always null.
+func (g *Gateway) listBatches(w http.ResponseWriter, r *http.Request) {
+	if g.opts.NoBatchList {
+		writeError(w, http.StatusNotFound, "no route for GET /api/v1/batches")
+		return
+	}
+	q := r.URL.Query()
+	limit := 20
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			badRequest(w, "limit: must be an integer from 1 to 100")
+			return
+		}
+		limit = n
+	}
+	status := q.Get("status")
+	if status != "" && !batchStatuses[status] {
+		badRequest(w, "status: must be one of validating, in_progress, finalizing, completed, failed, expired, cancelling, cancelled")
+		return
+	}
+	now := g.now()
+	s := g.batches
+	s.mu.Lock()
+	var list []*batchRecord
+	for _, b := range s.byID {
+		if b.deleted == nil && !now.Before(b.visible) {
+			list = append(list, b)
+		}
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if !list[i].created.Equal(list[j].created) {
+			return list[i].created.After(list[j].created)
+		}
+		return list[i].ID > list[j].ID
+	})
+	start := 0
+	if after := q.Get("after"); after != "" {
+		start = -1
+		for i, b := range list {
+			if b.ID == after {
+				start = i + 1
+			}
+		}
+		if start < 0 {
+			s.mu.Unlock()
+			badRequest(w, "after: no batch has the id "+strconv.Quote(after))
+			return
+		}
+	}
+	data := []any{}
+	more := false
+	for _, b := range list[start:] {
+		snap := b.snapshot(now)
+		if status != "" && snap["status"] != status {
+			continue
+		}
+		if len(data) == limit {
+			more = true
+			break
+		}
+		snap["results"] = nil
+		data = append(data, snap)
+	}
+	s.mu.Unlock()
+	env := map[string]any{"object": "list", "data": data, "first_id": nil, "last_id": nil, "has_more": more}
+	if len(data) > 0 {
+		env["first_id"] = data[0].(map[string]any)["id"]
+		env["last_id"] = data[len(data)-1].(map[string]any)["id"]
+	}
+	writeJSON(w, http.StatusOK, env)
+}
+
+var batchStatuses = map[string]bool{"validating": true, "in_progress": true, "finalizing": true, "completed": true, "failed": true,
+	"expired": true, "cancelling": true, "cancelled": true}
+
+// deleteBatch answers DELETE /batches/{id}: settled batches only (409 in
+// flight); a tombstone first (a repeated DELETE resumes it), 404 once
+// purged.
+func (g *Gateway) deleteBatch(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	now := g.now()
+	s := g.batches
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.byID[id]
+	if !ok || now.Before(b.visible) {
+		writeError(w, http.StatusNotFound, "Batch "+strconv.Quote(id)+" not found")
+		return
+	}
+	if b.deleted != nil {
+		if now.Sub(*b.deleted) > g.opts.PurgeAfter {
+			delete(s.byID, id)
+			writeError(w, http.StatusNotFound, "Batch "+strconv.Quote(id)+" not found")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "batch", "deleted": true})
+		return
+	}
+	status, _ := b.snapshot(now)["status"].(string)
+	if !terminal(status) {
+		writeError(w, http.StatusConflict, "Batch "+strconv.Quote(id)+" is "+status+": only a settled batch (completed, failed, expired or cancelled) can be deleted")
+		return
+	}
+	b.deleted = &now
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "batch", "deleted": true})
 }
 
 func validModel(m string) bool {

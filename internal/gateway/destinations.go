@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type destination struct {
 	stable            bool
 	conflicts         int
 	broken            bool
+	deleted           bool
 }
 
 type destStore struct {
@@ -132,6 +134,10 @@ func newDestStore(g *Gateway) *destStore {
 	broken := BrokenDestination
 	s.add(&destination{WorkspaceID: DefaultWorkspace, Name: &broken, Type: "webhook", Enabled: false, Config: configFor("webhook", 91),
 		PrivacyMode: true, Regions: []string{"us"}, SamplingRate: 0.5, Created: base, Updated: base, stable: true, broken: true})
+	future := "acme-future"
+	s.add(&destination{WorkspaceID: DefaultWorkspace, Name: &future, Type: "acme-traces", Enabled: true,
+		Config: map[string]any{"collectorUrl": "https://ingest.acme.example/v2", "ingestToken": "acme_tok_" + strings.Repeat("k9", 10), "batchSize": 50},
+		Regions: []string{"global"}, SamplingRate: 0.5, Created: base, Updated: base, stable: true})
 	beta := "beta-tracer"
 	s.add(&destination{WorkspaceID: DefaultWorkspace, Name: &beta, Type: "future-tracer", Enabled: true, Config: map[string]any{"endpoint": "https://beta.example"},
 		Regions: []string{"global"}, SamplingRate: 1, Created: base, Updated: base, stable: false})
@@ -265,7 +271,7 @@ func (g *Gateway) listDestinations(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	var match []*destination
 	for _, d := range s.list {
-		if d.WorkspaceID == ws && d.stable {
+		if d.WorkspaceID == ws && d.stable && !d.deleted {
 			match = append(match, d)
 		}
 	}
@@ -312,7 +318,7 @@ func (g *Gateway) patchDestination(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.byID[id]
-	if d == nil || !d.stable {
+	if d == nil || !d.stable || d.deleted {
 		writeError(w, http.StatusNotFound, "Destination not found")
 		return
 	}
@@ -465,4 +471,180 @@ func validFilterRules(v json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// typeSpec is the gateway's own reading of a destination type: its
+// required and optional config members, and the values some must take.
+type typeSpec struct {
+	required, optional []string
+	values             map[string][]string
+}
+
+var typeSpecs = map[string]typeSpec{
+	"arize":          {required: []string{"apiKey", "spaceKey", "modelId"}, optional: []string{"baseUrl"}},
+	"braintrust":     {required: []string{"apiKey", "projectId"}, optional: []string{"baseUrl"}},
+	"clickhouse":     {required: []string{"host", "database", "username", "password"}, optional: []string{"table"}},
+	"datadog":        {required: []string{"apiKey", "mlApp"}, optional: []string{"url"}},
+	"grafana":        {required: []string{"apiKey", "instanceId"}, optional: []string{"baseUrl"}},
+	"langfuse":       {required: []string{"publicKey", "secretKey"}, optional: []string{"baseUrl"}},
+	"langsmith":      {required: []string{"apiKey"}, optional: []string{"endpoint", "project", "workspaceId"}},
+	"newrelic":       {required: []string{"licenseKey"}, optional: []string{"region"}, values: map[string][]string{"region": {"us", "eu"}}},
+	"opik":           {required: []string{"apiKey", "workspace", "projectName"}},
+	"otel-collector": {required: []string{"endpoint"}},
+	"posthog":        {required: []string{"apiKey"}, optional: []string{"endpoint"}},
+	"ramp":           {required: []string{"apiKey"}, optional: []string{"baseUrl"}},
+	"s3":             {required: []string{"bucketName", "accessKeyId", "secretAccessKey"}, optional: []string{"pathTemplate", "prefix", "endpoint", "region", "sessionToken"}},
+	"sentry":         {required: []string{"otlpEndpoint", "dsn"}},
+	"snowflake":      {required: []string{"account", "token"}, optional: []string{"database", "schema", "table", "warehouse"}},
+	"weave":          {required: []string{"apiKey", "entity", "project"}, optional: []string{"baseUrl"}},
+	"webhook":        {required: []string{"url"}, optional: []string{"method"}, values: map[string][]string{"method": {"POST", "PUT"}}},
+}
+
+// maxPerType is how many destinations of one type a workspace may hold.
+const maxPerType = 5
+
+var typeName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+
+// createDestination answers POST /observability/destinations.
+func (g *Gateway) createDestination(w http.ResponseWriter, r *http.Request) {
+	var body map[string]json.RawMessage
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body == nil {
+		badRequest(w, "Invalid request parameters: body must be a JSON object")
+		return
+	}
+	var typ, name, ws string
+	for k, dst := range map[string]*string{"type": &typ, "name": &name, "workspace_id": &ws} {
+		if v, ok := body[k]; ok && json.Unmarshal(v, dst) != nil {
+			badRequest(w, "Invalid request parameters: "+k+" must be a string")
+			return
+		}
+	}
+	switch {
+	case typ == "":
+		badRequest(w, "Invalid request parameters: type is required")
+		return
+	case !typeName.MatchString(typ):
+		badRequest(w, "Invalid request parameters: type "+strconv.Quote(typ)+" is not a destination type")
+		return
+	case strings.TrimSpace(name) == "":
+		badRequest(w, "Invalid request parameters: name is required")
+		return
+	case body["config"] == nil:
+		badRequest(w, "Invalid request parameters: config is required")
+		return
+	}
+	if ws == "" {
+		ws = DefaultWorkspace
+	} else if !uuidPattern.MatchString(ws) {
+		badRequest(w, "Invalid request parameters: workspace_id must be a UUID")
+		return
+	}
+	var cfg map[string]any
+	if json.Unmarshal(body["config"], &cfg) != nil || cfg == nil {
+		badRequest(w, "Invalid request parameters: config must be an object")
+		return
+	}
+	if spec, known := typeSpecs[typ]; known {
+		var missing []string
+		for _, m := range spec.required {
+			if v, ok := cfg[m].(string); !ok || strings.TrimSpace(v) == "" {
+				missing = append(missing, "config."+m)
+			}
+		}
+		if len(missing) > 0 {
+			badRequest(w, "Invalid request parameters: "+strings.Join(missing, ", ")+" required for type "+typ)
+			return
+		}
+		for m, allowed := range spec.values {
+			if v, ok := cfg[m]; ok && !slices.Contains(allowed, fmt.Sprint(v)) {
+				badRequest(w, fmt.Sprintf("Invalid request parameters: config.%s must be one of %s", m, strings.Join(allowed, ", ")))
+				return
+			}
+		}
+	}
+	for k, v := range cfg {
+		if s, ok := v.(string); ok && looksMasked(s) {
+			badRequest(w, "Invalid request parameters: config."+k+" looks masked; send the real value")
+			return
+		}
+	}
+	d := &destination{WorkspaceID: ws, Name: &name, Type: typ, Config: cfg, Regions: []string{"global"}, SamplingRate: 1, stable: true}
+	next := *d
+	delete(body, "type")
+	delete(body, "workspace_id")
+	delete(body, "config")
+	for k := range body {
+		if !patchFields[k] {
+			badRequest(w, "Invalid request parameters: unknown field "+k)
+			return
+		}
+	}
+	if msg := applyPatch(&next, body); msg != "" {
+		badRequest(w, "Invalid request parameters: "+msg)
+		return
+	}
+	next.Config = cfg
+	s := g.dests
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, o := range s.list {
+		if o.WorkspaceID == ws && o.Type == typ && !o.deleted {
+			n++
+		}
+	}
+	if n >= maxPerType {
+		badRequest(w, fmt.Sprintf("Invalid request parameters: a workspace holds at most %d destinations of type %s", maxPerType, typ))
+		return
+	}
+	now := g.now()
+	next.Created, next.Updated = now, now
+	s.add(&next)
+	writeJSON(w, http.StatusCreated, map[string]any{"data": next.wire()})
+}
+
+// getDestination answers GET /observability/destinations/{id}.
+func (g *Gateway) getDestination(w http.ResponseWriter, r *http.Request) {
+	s := g.dests
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.byID[r.PathValue("id")]
+	if d == nil || !d.stable || d.deleted {
+		writeError(w, http.StatusNotFound, "Destination not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": d.wire()})
+}
+
+// deleteDestination answers DELETE /observability/destinations/{id}: a
+// soft delete, after which it answers 404 and leaves the list.
+func (g *Gateway) deleteDestination(w http.ResponseWriter, r *http.Request) {
+	s := g.dests
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.byID[r.PathValue("id")]
+	if d == nil || !d.stable || d.deleted {
+		writeError(w, http.StatusNotFound, "Destination not found")
+		return
+	}
+	d.deleted = true
+	d.Updated = g.now()
+	writeJSON(w, http.StatusOK, map[string]any{"deleted": true})
+}
+
+// EditDestination changes a destination as another user would (tests of
+// concurrent edits).
+func (g *Gateway) EditDestination(id string, edit func(name *string, samplingRate *float64)) {
+	s := g.dests
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.byID[id]; d != nil {
+		n := ""
+		if d.Name != nil {
+			n = *d.Name
+		}
+		edit(&n, &d.SamplingRate)
+		d.Name = &n
+		d.Updated = g.now().Add(time.Second)
+	}
 }

@@ -63,6 +63,20 @@ type Options struct {
 	// Wrap, when set, wraps the handler a Server serves (tests make the
 	// gateway hostile with it).
 	Wrap func(http.Handler) http.Handler
+	// NoBatchList makes GET /batches answer 404, as a server that does
+	// not list batches would (the dashboard then falls back).
+	NoBatchList bool
+	// PurgeAfter is how long a deleted batch stays a tombstone (2s).
+	PurgeAfter time.Duration
+	// KeyLimit is the API key's spending limit in dollars (0: no limit);
+	// KeyUsage what it has used when the gateway starts.
+	KeyLimit, KeyUsage float64
+	// GenerationDelay is how long a generation's record answers 404 after
+	// its answer ends (1.5s).
+	GenerationDelay time.Duration
+	// TinyBatchSize, when set, seeds a batch of that many tiny results
+	// (for scale tests).
+	TinyBatchSize int
 }
 
 func (o Options) withDefaults() Options {
@@ -93,6 +107,12 @@ func (o Options) withDefaults() Options {
 	if o.Seed == 0 {
 		o.Seed = 42
 	}
+	if o.PurgeAfter <= 0 {
+		o.PurgeAfter = 2 * time.Second
+	}
+	if o.GenerationDelay <= 0 {
+		o.GenerationDelay = 1500 * time.Millisecond
+	}
 	return o
 }
 
@@ -118,6 +138,7 @@ type Gateway struct {
 	rng      *rand.Rand
 	batches  *batchStore
 	dests    *destStore
+	account  *account
 	recorded []Recorded
 }
 
@@ -127,12 +148,21 @@ func New(opts Options) *Gateway {
 	g := &Gateway{opts: o, start: o.Now(), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}
 	g.batches = newBatchStore(g)
 	g.dests = newDestStore(g)
+	g.account = newAccount(o)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/batches/{id}", g.auth(inference, g.getBatch))
+	mux.HandleFunc("DELETE /api/v1/batches/{id}", g.auth(inference, g.deleteBatch))
+	mux.HandleFunc("GET /api/v1/batches", g.auth(inference, g.listBatches))
 	mux.HandleFunc("POST /api/v1/batches", g.auth(inference, g.submitBatch))
 	mux.HandleFunc("POST /api/v1/responses", g.auth(inference, g.createResponse))
+	mux.HandleFunc("GET /api/v1/models", g.open(g.listModels))
+	mux.HandleFunc("GET /api/v1/key", g.auth(anyKey, g.getKey))
+	mux.HandleFunc("GET /api/v1/generation", g.auth(inference, g.getGeneration))
 	mux.HandleFunc("GET /api/v1/observability/destinations", g.auth(management, g.listDestinations))
+	mux.HandleFunc("POST /api/v1/observability/destinations", g.auth(management, g.createDestination))
+	mux.HandleFunc("GET /api/v1/observability/destinations/{id}", g.auth(management, g.getDestination))
 	mux.HandleFunc("PATCH /api/v1/observability/destinations/{id}", g.auth(management, g.patchDestination))
+	mux.HandleFunc("DELETE /api/v1/observability/destinations/{id}", g.auth(management, g.deleteDestination))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)
 	})
@@ -179,7 +209,24 @@ type keyNeed int
 const (
 	inference keyNeed = iota
 	management
+	anyKey
 )
+
+// open serves a route that needs no key (the models catalogue), recording
+// it and applying the latency fault.
+func (g *Gateway) open(h func(http.ResponseWriter, *http.Request)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		g.record(r, g.keyKind(r.Header.Get("Authorization")), nil)
+		if g.opts.Latency > 0 {
+			select {
+			case <-time.After(g.opts.Latency):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		h(w, r)
+	}
+}
 
 // auth checks the bearer key, records the request, and applies faults.
 func (g *Gateway) auth(need keyNeed, h func(http.ResponseWriter, *http.Request)) http.HandlerFunc {

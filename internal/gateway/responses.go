@@ -185,7 +185,7 @@ func (g *Gateway) planFor(q *respRequest) plan {
 	seed := q.Model + "\x00" + q.prompt
 	r := seededRand(seed)
 	n := 120 + r.IntN(220)
-	p := plan{id: fmt.Sprintf("gen-%d-%08x", g.now().Unix(), r.Uint32()), created: g.now().Unix(), status: "completed", inTokens: countTokens(q.prompt)}
+	p := plan{id: g.newGenerationID(), created: g.now().Unix(), status: "completed", inTokens: countTokens(q.prompt)}
 	if q.Instructions != nil {
 		p.inTokens += countTokens(*q.Instructions)
 	}
@@ -337,6 +337,10 @@ func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if g.account.exhausted() {
+		writeError(w, http.StatusPaymentRequired, "Insufficient credits: this key's spending limit is used up. Add credits or raise the key's limit, then try again.")
+		return
+	}
 	if q.Model == ModelRateLimited {
 		w.Header().Set("Retry-After", "7")
 		w.Header().Set("X-RateLimit-Limit", "20")
@@ -346,26 +350,44 @@ func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := g.planFor(q)
+	w.Header().Set("X-Generation-Id", p.id)
+	start := g.now()
 	if q.Stream {
 		g.stream(w, r, q, p)
 		return
 	}
 	if q.Model == ModelDrop {
+		g.charge(q, p, start, len(p.tokens)/2, "", false, true)
 		dropConnection(w)
 		return
 	}
-	start := g.now()
 	if !g.pace(r, len(p.tokens)+len(p.reasoning)) {
+		g.charge(q, p, start, 0, "", false, true)
 		return
 	}
 	text := strings.Join(p.tokens, "")
 	resp := g.finalResponse(q, p, text, g.now().Sub(start))
+	finish := "stop"
+	if p.status == "incomplete" {
+		finish = "length"
+	}
 	if q.Model == ModelFailMidstream || q.Model == ModelErrorEvent {
 		resp["status"] = "failed"
 		resp["error"] = map[string]any{"code": "server_error", "message": "The upstream provider disconnected mid-generation"}
 		resp["error_type"] = "provider_unavailable"
+		finish = "error"
 	}
+	g.charge(q, p, start, len(p.tokens)+len(p.reasoning), finish, false, false)
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// charge records a generation of out output tokens and bills it to the key.
+func (g *Gateway) charge(q *respRequest, p plan, start time.Time, out int, finish string, streamed, cancelled bool) {
+	now := g.now()
+	cost, _, _ := costOf(q.Model, p.inTokens, out)
+	g.account.charge(&generation{ID: p.id, Model: q.Model, Provider: providerOf(q.Model), FinishReason: finish, Created: start, Ended: now,
+		Cost: cost, UpstreamCost: cost * 0.95, LatencyMS: max(1, g.opts.ThinkTime.Milliseconds()), GenerationMS: max(1, now.Sub(start).Milliseconds()),
+		Streamed: streamed, Cancelled: cancelled, TokensIn: p.inTokens, TokensOut: out, Reasoning: len(p.reasoning)})
 }
 
 // pace waits as long as generating n tokens takes; false if the client left.

@@ -46,6 +46,19 @@ func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest,
 	s := &sseWriter{w: w, flusher: fl, bw: bufio.NewWriterSize(w, 32<<10)}
 	ctx := r.Context()
 	start := g.now()
+	sent := 0 // output tokens sent, for the bill of a stream that ends early
+	billed := false
+	bill := func(finish string, cancelled bool) {
+		if !billed {
+			billed = true
+			g.charge(q, p, start, sent, finish, true, cancelled)
+		}
+	}
+	defer func() {
+		if ctx.Err() != nil { // the client stopped the stream
+			bill("", true)
+		}
+	}()
 
 	// Keep-alive comments while "waiting on the upstream".
 	s.raw(": OPENROUTER PROCESSING\n\n")
@@ -88,6 +101,7 @@ func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest,
 		s.event("response.content_part.added", map[string]any{"item_id": rid, "output_index": 0, "content_index": 0, "part": map[string]any{"type": "reasoning_text", "text": ""}})
 		for _, t := range p.reasoning {
 			s.event("response.reasoning_text.delta", map[string]any{"item_id": rid, "output_index": 0, "content_index": 0, "delta": t})
+			sent++
 			if !tick.wait(ctx.Done(), s) {
 				return
 			}
@@ -111,15 +125,17 @@ func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest,
 	s.event("response.output_item.added", map[string]any{"output_index": outIndex, "item": map[string]any{"type": "message", "id": mid, "role": "assistant", "status": "in_progress", "content": []any{}}})
 	s.event("response.content_part.added", map[string]any{"item_id": mid, "output_index": outIndex, "content_index": 0, "part": emptyPart})
 	s.flush()
-	var sent strings.Builder
+	var text0 strings.Builder
 	for i, t := range p.tokens {
 		if i == dropAt {
 			s.flush()
+			bill("", true)
 			dropConnection(w)
 			return
 		}
 		if i == failAt {
-			g.failStream(s, q, p, sent.String(), outIndex)
+			bill("error", false)
+			g.failStream(s, q, p, text0.String(), outIndex)
 			return
 		}
 		ev := map[string]any{"item_id": mid, "output_index": outIndex, "content_index": 0, "delta": t}
@@ -127,12 +143,13 @@ func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest,
 			ev["logprobs"] = []any{}
 		}
 		s.event(deltaType, ev)
-		sent.WriteString(t)
+		text0.WriteString(t)
+		sent++
 		if !tick.wait(ctx.Done(), s) {
 			return
 		}
 	}
-	text := sent.String()
+	text := text0.String()
 	done := map[string]any{"item_id": mid, "output_index": outIndex, "content_index": 0}
 	if p.refusal {
 		done["refusal"] = text
@@ -149,10 +166,11 @@ func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest,
 	final := g.finalResponse(q, p, text, g.now().Sub(start))
 	output := final["output"].([]any)
 	s.event("response.output_item.done", map[string]any{"output_index": outIndex, "item": output[len(output)-1]})
-	terminal := "response.completed"
+	terminal, finish := "response.completed", "stop"
 	if p.status == "incomplete" {
-		terminal = "response.incomplete"
+		terminal, finish = "response.incomplete", "length"
 	}
+	bill(finish, false)
 	s.event(terminal, map[string]any{"response": final})
 	s.raw("data: [DONE]\n\n")
 	s.flush()

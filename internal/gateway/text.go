@@ -84,21 +84,14 @@ func countTokens(s string) int {
 	return n
 }
 
-// prices per million tokens (input, output) by model; a default otherwise.
-var prices = map[string][2]float64{
-	"openai/gpt-4o-mini":                {0.15, 0.60},
-	"openai/gpt-4o":                     {2.50, 10.0},
-	"anthropic/claude-sonnet-4":         {3.0, 15.0},
-	"meta-llama/llama-3.1-70b-instruct": {0.40, 0.40},
-	"openai/text-embedding-3-small":     {0.02, 0},
-}
-
+// costOf prices a generation from the catalogue (a router is priced as
+// the model it routes to, gpt-4o-mini here).
 func costOf(model string, in, out int) (total, inCost, outCost float64) {
-	p, ok := prices[model]
-	if !ok {
-		p = [2]float64{1.0, 2.0}
+	pin, pout := priceOf(model)
+	if pin < 0 || pout < 0 {
+		pin, pout = priceOf("openai/gpt-4o-mini")
 	}
-	inCost = float64(in) * p[0] / 1e6
-	outCost = float64(out) * p[1] / 1e6
+	inCost = float64(in) * pin / 1e6
+	outCost = float64(out) * pout / 1e6
 	return inCost + outCost, inCost, outCost
 }

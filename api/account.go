@@ -1,0 +1,146 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// KeyInfo is GET /key: the key's limit, what remains and what it used.
+// The key itself is never part of it.
+type KeyInfo struct {
+	Label           string   `json:"label"`
+	Limit           *float64 `json:"limit"`
+	LimitRemaining  *float64 `json:"limit_remaining"`
+	LimitReset      *string  `json:"limit_reset"`
+	Usage           float64  `json:"usage"`
+	UsageDaily      *float64 `json:"usage_daily"`
+	UsageWeekly     *float64 `json:"usage_weekly"`
+	UsageMonthly    *float64 `json:"usage_monthly"`
+	IsFreeTier      bool     `json:"is_free_tier"`
+	IsManagementKey bool     `json:"is_management_key"`
+	ExpiresAt       *string  `json:"expires_at"`
+}
+
+// Key fetches the key's limits and usage (with the API key, or the
+// management key when there is no API key). A server without the route
+// gives a *NotOfferedError.
+func (c *Client) Key(ctx context.Context) (*KeyInfo, []byte, error) {
+	k := inferenceKey
+	if c.creds.apiKey == "" {
+		k = managementKey
+	}
+	var out struct {
+		Data *KeyInfo `json:"data"`
+	}
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/key", key: k, limit: maxPageBytes, resource: "key"}, &out)
+	if err != nil {
+		return nil, raw, optional("GET /key", err)
+	}
+	if out.Data == nil {
+		return nil, raw, &DecodeError{Op: "GET /key", Status: 200, Err: errors.New("no data member")}
+	}
+	return out.Data, raw, nil
+}
+
+// Generation is GET /generation: what one answer cost and how it was
+// served. Most members may be null.
+type Generation struct {
+	ID                     string   `json:"id"`
+	Model                  string   `json:"model"`
+	ProviderName           *string  `json:"provider_name"`
+	CreatedAt              string   `json:"created_at"`
+	TotalCost              *float64 `json:"total_cost"`
+	CacheDiscount          *float64 `json:"cache_discount"`
+	UpstreamInferenceCost  *float64 `json:"upstream_inference_cost"`
+	Latency                *float64 `json:"latency"`
+	ModerationLatency      *float64 `json:"moderation_latency"`
+	GenerationTime         *float64 `json:"generation_time"`
+	Streamed               *bool    `json:"streamed"`
+	Cancelled              *bool    `json:"cancelled"`
+	FinishReason           *string  `json:"finish_reason"`
+	NativeFinishReason     *string  `json:"native_finish_reason"`
+	TokensPrompt           *int64   `json:"tokens_prompt"`
+	TokensCompletion       *int64   `json:"tokens_completion"`
+	NativeTokensPrompt     *int64   `json:"native_tokens_prompt"`
+	NativeTokensCompletion *int64   `json:"native_tokens_completion"`
+	NativeTokensReasoning  *int64   `json:"native_tokens_reasoning"`
+	NativeTokensCached     *int64   `json:"native_tokens_cached"`
+	IsBYOK                 *bool    `json:"is_byok"`
+	Router                 *string  `json:"router"`
+	APIType                *string  `json:"api_type"`
+}
+
+// GetGeneration fetches a generation's record. Right after an answer the
+// record is not there yet (404, an *APIError); a server without the route
+// gives a *NotOfferedError... which is also a 404: callers that just got
+// an answer use WaitGeneration.
+func (c *Client) GetGeneration(ctx context.Context, id string) (*Generation, []byte, error) {
+	if id == "" {
+		return nil, nil, &ValidationError{Field: "id", Rule: "is required"}
+	}
+	q := url.Values{"id": {id}}
+	var out struct {
+		Data *Generation `json:"data"`
+	}
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/generation", query: q, limit: maxPageBytes, op: "GET /generation", resource: "generation"}, &out)
+	if err != nil {
+		var ae *APIError
+		if errors.As(err, &ae) && ae.Status == http.StatusMethodNotAllowed {
+			return nil, raw, &NotOfferedError{Op: "GET /generation", Err: ae}
+		}
+		return nil, raw, err
+	}
+	if out.Data == nil {
+		return nil, raw, &DecodeError{Op: "GET /generation", Status: 200, Err: errors.New("no data member")}
+	}
+	return out.Data, raw, nil
+}
+
+// GenerationWait is how long WaitGeneration retries the early 404.
+const GenerationWait = 6 * time.Second
+
+// WaitGeneration fetches the record of an answer that just ended,
+// retrying the 404 the service answers for a few seconds (every 500ms, at
+// most GenerationWait). After that a 404 means the server keeps no such
+// records: a *NotOfferedError.
+func (c *Client) WaitGeneration(ctx context.Context, id string) (*Generation, error) {
+	const every = 500 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		g, _, err := c.GetGeneration(ctx, id)
+		if err == nil || StatusOf(err) != http.StatusNotFound {
+			return g, err
+		}
+		if time.Duration(attempt)*every >= GenerationWait {
+			return nil, &NotOfferedError{Op: "GET /generation (no record within " + GenerationWait.String() + ")", Err: asAPIError(err)}
+		}
+		if serr := c.sleep(ctx, every); serr != nil {
+			return nil, serr
+		}
+	}
+}
+
+func asAPIError(err error) *APIError {
+	var ae *APIError
+	errors.As(err, &ae)
+	return ae
+}
+
+// Explain404 looks closer at a 404: when the server also answers 404 on
+// /models and /key, the base URL is likely wrong, and the error's hint
+// says so instead of blaming the id. Other errors are returned as they
+// are.
+func (c *Client) Explain404(ctx context.Context, err error) error {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+		return err
+	}
+	_, merr := c.Models(ctx)
+	_, _, kerr := c.Key(ctx)
+	if IsNotOffered(merr) && IsNotOffered(kerr) {
+		ae.Everywhere = true
+	}
+	return err
+}

@@ -1,0 +1,305 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Model is one entry of the models catalogue (GET /models). Members may
+// be null or missing; unknown ones are kept in Raw.
+type Model struct {
+	ID            string  `json:"id"`
+	CanonicalSlug string  `json:"canonical_slug"`
+	Name          string  `json:"name"`
+	Created       int64   `json:"created"`
+	Description   *string `json:"description"`
+	ContextLength *int64  `json:"context_length"`
+	Architecture  *struct {
+		Modality         string   `json:"modality"`
+		InputModalities  []string `json:"input_modalities"`
+		OutputModalities []string `json:"output_modalities"`
+		Tokenizer        string   `json:"tokenizer"`
+	} `json:"architecture"`
+	Pricing     map[string]string `json:"pricing"`
+	TopProvider *struct {
+		ContextLength       *int64 `json:"context_length"`
+		MaxCompletionTokens *int64 `json:"max_completion_tokens"`
+		IsModerated         bool   `json:"is_moderated"`
+	} `json:"top_provider"`
+	PerRequestLimits    json.RawMessage `json:"per_request_limits"`
+	SupportedParameters []string        `json:"supported_parameters"`
+	ExpirationDate      *string         `json:"expiration_date"`
+	KnowledgeCutoff     *string         `json:"knowledge_cutoff"`
+}
+
+// Price is a per-token price read from the catalogue's decimal string.
+type Price struct {
+	// PerMillion is dollars per million tokens.
+	PerMillion float64
+	// Known is false when the catalogue has no usable price.
+	Known bool
+	// Routed is true for a negative price: the price is that of the model
+	// a router picks.
+	Routed bool
+}
+
+// PriceOf reads one pricing member ("prompt", "completion", ...).
+func (m *Model) PriceOf(kind string) Price {
+	s, ok := m.Pricing[kind]
+	if !ok {
+		return Price{}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v != v {
+		return Price{}
+	}
+	if v < 0 {
+		return Price{Known: true, Routed: true}
+	}
+	return Price{PerMillion: v * 1e6, Known: true}
+}
+
+// Free reports whether input and output cost nothing (or the id is a
+// :free variant).
+func (m *Model) Free() bool {
+	if strings.HasSuffix(m.ID, ":free") {
+		return true
+	}
+	in, out := m.PriceOf("prompt"), m.PriceOf("completion")
+	return in.Known && out.Known && !in.Routed && in.PerMillion == 0 && out.PerMillion == 0
+}
+
+// Router reports whether the model's prices depend on the model a router
+// picks.
+func (m *Model) Router() bool {
+	return m.PriceOf("prompt").Routed || m.PriceOf("completion").Routed
+}
+
+// Context is the context length, 0 when unknown.
+func (m *Model) Context() int64 {
+	if m.ContextLength != nil {
+		return *m.ContextLength
+	}
+	if m.TopProvider != nil && m.TopProvider.ContextLength != nil {
+		return *m.TopProvider.ContextLength
+	}
+	return 0
+}
+
+// MaxOutput is the most output tokens the top provider allows, 0 unknown.
+func (m *Model) MaxOutput() int64 {
+	if m.TopProvider != nil && m.TopProvider.MaxCompletionTokens != nil {
+		return *m.TopProvider.MaxCompletionTokens
+	}
+	return 0
+}
+
+// Modalities is "text+image->text", or "".
+func (m *Model) Modalities() string {
+	if m.Architecture == nil {
+		return ""
+	}
+	if m.Architecture.Modality != "" {
+		return m.Architecture.Modality
+	}
+	return strings.Join(m.Architecture.InputModalities, "+") + "->" + strings.Join(m.Architecture.OutputModalities, "+")
+}
+
+// Supports reports whether the model lists a parameter. A model without a
+// list supports everything as far as gwdash can tell.
+func (m *Model) Supports(param string) bool {
+	return m.SupportedParameters == nil || slices.Contains(m.SupportedParameters, param)
+}
+
+// Catalogue is the models catalogue.
+type Catalogue struct {
+	Data []Model `json:"data"`
+	// Fetched is when it was read from the server.
+	Fetched time.Time `json:"fetched"`
+}
+
+// Find returns the model with the id, or nil.
+func (c *Catalogue) Find(id string) *Model {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Data {
+		if c.Data[i].ID == id {
+			return &c.Data[i]
+		}
+	}
+	return nil
+}
+
+// Models fetches the catalogue (no key is needed). A server without one
+// gives a *NotOfferedError.
+func (c *Client) Models(ctx context.Context) (*Catalogue, error) {
+	var cat Catalogue
+	_, err := c.call(ctx, request{method: http.MethodGet, path: "/models", noAuth: true, limit: maxPageBytes, resource: "models"}, &cat)
+	if err != nil {
+		return nil, optional("GET /models", err)
+	}
+	if cat.Data == nil {
+		return nil, &DecodeError{Op: "GET /models", Status: 200, Err: errors.New("no data array")}
+	}
+	cat.Fetched = time.Now()
+	return &cat, nil
+}
+
+// CatalogueMaxAge is how long a cached catalogue is used.
+const CatalogueMaxAge = time.Hour
+
+// CachedModels returns the catalogue from the cache file when it is
+// younger than CatalogueMaxAge (and refresh is false), else from the
+// server, writing the cache (mode 0600). The cache is a convenience: a
+// failure to read or write it is not an error. path "" disables it.
+func (c *Client) CachedModels(ctx context.Context, path string, refresh bool) (*Catalogue, error) {
+	if path != "" && !refresh {
+		if b, err := os.ReadFile(path); err == nil {
+			var cat Catalogue
+			if json.Unmarshal(b, &cat) == nil && cat.Data != nil && time.Since(cat.Fetched) < CatalogueMaxAge && time.Since(cat.Fetched) >= 0 {
+				return &cat, nil
+			}
+		}
+	}
+	cat, err := c.Models(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if path != "" {
+		if b, err := json.Marshal(cat); err == nil && os.MkdirAll(filepath.Dir(path), 0o700) == nil {
+			writeAtomic(path, b)
+		}
+	}
+	return cat, nil
+}
+
+// CataloguePath is the cache file of a base URL's catalogue in dir.
+func CataloguePath(dir, baseURL string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "models-"+safeFileName(baseURL)+".json")
+}
+
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// writeAtomic writes through a temporary file and a rename (mode 0600).
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Search returns the models whose id or name contains every word of q
+// (case-insensitive), in catalogue order.
+func (c *Catalogue) Search(q string) []Model {
+	words := strings.Fields(strings.ToLower(q))
+	var out []Model
+	for _, m := range c.Data {
+		hay := strings.ToLower(m.ID + " " + m.Name)
+		ok := true
+		for _, w := range words {
+			ok = ok && strings.Contains(hay, w)
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Estimate is a cost estimate before sending, labelled as one.
+type Estimate struct {
+	InputTokens int
+	// Input is the estimated input cost; MaxOutput the most the output
+	// can cost at max_output_tokens (or the model's cap); either is
+	// unknown (Known false) without a price.
+	Input, MaxOutput float64
+	InputKnown       bool
+	MaxOutputKnown   bool
+	MaxOutputTokens  int64
+	Routed           bool
+}
+
+// EstimateTokens estimates the tokens of a text: about four characters a
+// token, at least one.
+func EstimateTokens(text string) int { return max(1, (len(text)+3)/4) }
+
+// EstimateCost prices input text on a model, and the most its output can
+// cost at maxOutput tokens (0: the model's own cap).
+func EstimateCost(m *Model, input string, maxOutput int) Estimate {
+	e := Estimate{InputTokens: EstimateTokens(input)}
+	if m == nil {
+		return e
+	}
+	in, out := m.PriceOf("prompt"), m.PriceOf("completion")
+	e.Routed = in.Routed || out.Routed
+	if in.Known && !in.Routed {
+		e.Input, e.InputKnown = float64(e.InputTokens)*in.PerMillion/1e6, true
+	}
+	e.MaxOutputTokens = int64(maxOutput)
+	if e.MaxOutputTokens <= 0 {
+		e.MaxOutputTokens = m.MaxOutput()
+	}
+	if out.Known && !out.Routed && e.MaxOutputTokens > 0 {
+		e.MaxOutput, e.MaxOutputKnown = float64(e.MaxOutputTokens)*out.PerMillion/1e6, true
+	}
+	return e
+}
+
+// Unsupported lists the request settings a model does not list in its
+// supported_parameters (checked before sending).
+func Unsupported(m *Model, r *ResponseRequest) []string {
+	if m == nil || m.SupportedParameters == nil {
+		return nil
+	}
+	var out []string
+	check := func(set bool, names ...string) {
+		if !set {
+			return
+		}
+		for _, n := range names {
+			if m.Supports(n) {
+				return
+			}
+		}
+		out = append(out, names[0])
+	}
+	check(r.Temperature != nil, "temperature")
+	check(r.TopP != nil, "top_p")
+	check(r.MaxOutputTokens != nil, "max_tokens", "max_output_tokens")
+	check(r.Reasoning != nil, "reasoning", "include_reasoning")
+	check(len(r.Tools) > 0, "tools")
+	check(len(r.ToolChoice) > 0, "tool_choice")
+	return out
+}
