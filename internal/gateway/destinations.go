@@ -136,7 +136,7 @@ func newDestStore(g *Gateway) *destStore {
 		PrivacyMode: true, Regions: []string{"us"}, SamplingRate: 0.5, Created: base, Updated: base, stable: true, broken: true})
 	future := "acme-future"
 	s.add(&destination{WorkspaceID: DefaultWorkspace, Name: &future, Type: "acme-traces", Enabled: true,
-		Config: map[string]any{"collectorUrl": "https://ingest.acme.example/v2", "ingestToken": "acme_tok_" + strings.Repeat("k9", 10), "batchSize": 50},
+		Config:  map[string]any{"collectorUrl": "https://ingest.acme.example/v2", "ingestToken": "acme_tok_" + strings.Repeat("k9", 10), "batchSize": 50},
 		Regions: []string{"global"}, SamplingRate: 0.5, Created: base, Updated: base, stable: true})
 	beta := "beta-tracer"
 	s.add(&destination{WorkspaceID: DefaultWorkspace, Name: &beta, Type: "future-tracer", Enabled: true, Config: map[string]any{"endpoint": "https://beta.example"},
