@@ -312,40 +312,122 @@ type FieldChange struct {
 	A, B  string
 }
 
+// DestinationValues renders every member of a destination by field name
+// (secrets as the server masks them), for side-by-side views.
+func DestinationValues(d *Destination) map[string]string {
+	m := map[string]string{
+		"name":           derefStr(d.Name),
+		"sampling_rate":  fmt.Sprint(d.SamplingRate),
+		"regions":        strings.Join(d.Regions, ","),
+		"api_key_hashes": hashesText(d.APIKeyHashes),
+		"filter_rules":   jsonText(d.FilterRules),
+		"updated_at":     d.UpdatedAt,
+	}
+	for _, f := range DestinationBools {
+		m[f.Name] = fmt.Sprint(f.Get(d))
+	}
+	for k, v := range d.Config {
+		m["config."+k] = jsonText(v)
+	}
+	return m
+}
+
+// destinationFieldOrder is the order fields are shown in.
+func destinationFieldOrder(vals ...map[string]string) []string {
+	order := []string{"name", "sampling_rate", "regions"}
+	for _, f := range DestinationBools {
+		order = append(order, f.Name)
+	}
+	order = append(order, "api_key_hashes", "filter_rules")
+	var cfg []string
+	seen := map[string]bool{}
+	for _, v := range vals {
+		for k := range v {
+			if strings.HasPrefix(k, "config.") && !seen[k] {
+				seen[k] = true
+				cfg = append(cfg, k)
+			}
+		}
+	}
+	sort.Strings(cfg)
+	return append(append(order, cfg...), "updated_at")
+}
+
 // DiffDestinations lists the members that differ between a and b:
 // updated_at, the common fields, the booleans and each config member.
 func DiffDestinations(a, b *Destination) []FieldChange {
+	va, vb := DestinationValues(a), DestinationValues(b)
 	var out []FieldChange
-	add := func(field, x, y string) {
+	for _, f := range destinationFieldOrder(va, vb) {
+		x, y := orNone(va[f]), orNone(vb[f])
 		if x != y {
-			out = append(out, FieldChange{Field: field, A: x, B: y})
+			out = append(out, FieldChange{Field: f, A: x, B: y})
 		}
 	}
-	add("name", derefStr(a.Name), derefStr(b.Name))
-	add("sampling_rate", fmt.Sprint(a.SamplingRate), fmt.Sprint(b.SamplingRate))
-	add("regions", strings.Join(a.Regions, ","), strings.Join(b.Regions, ","))
-	for _, f := range DestinationBools {
-		add(f.Name, fmt.Sprint(f.Get(a)), fmt.Sprint(f.Get(b)))
-	}
-	add("api_key_hashes", hashesText(a.APIKeyHashes), hashesText(b.APIKeyHashes))
-	add("filter_rules", jsonText(a.FilterRules), jsonText(b.FilterRules))
-	keys := map[string]bool{}
-	for k := range a.Config {
-		keys[k] = true
-	}
-	for k := range b.Config {
-		keys[k] = true
-	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		add("config."+k, jsonText(a.Config[k]), jsonText(b.Config[k]))
-	}
-	add("updated_at", a.UpdatedAt, b.UpdatedAt)
 	return out
+}
+
+// ConflictRow is one row of a three-way view: as loaded, on the server
+// now, and what the user's change sends ("" when it leaves it).
+type ConflictRow struct {
+	Field, Loaded, Now, Yours string
+}
+
+// ConflictRows lists, for a change about to be applied on a destination
+// that changed on the server, every field that changed there or that the
+// change sends.
+func ConflictRows(loaded, now *Destination, p DestinationPatch) []ConflictRow {
+	vl, vn := DestinationValues(loaded), DestinationValues(now)
+	yours := PatchValues(p)
+	var out []ConflictRow
+	for _, f := range destinationFieldOrder(vl, vn, yours) {
+		y, mine := yours[f]
+		if orNone(vl[f]) == orNone(vn[f]) && !mine {
+			continue
+		}
+		out = append(out, ConflictRow{Field: f, Loaded: orNone(vl[f]), Now: orNone(vn[f]), Yours: y})
+	}
+	return out
+}
+
+// PatchValues renders what a patch sends, by field (a new secret as
+// "(new value)").
+func PatchValues(p DestinationPatch) map[string]string {
+	out := map[string]string{}
+	var m map[string]json.RawMessage
+	body, _ := json.Marshal(p)
+	json.Unmarshal(body, &m)
+	for k, v := range m {
+		if k != "config" {
+			s := string(v)
+			var str string
+			if json.Unmarshal(v, &str) == nil {
+				s = str
+			}
+			if k == "api_key_hashes" && s == "null" {
+				s = "all keys"
+			}
+			out[k] = s
+			continue
+		}
+		var cfg map[string]json.RawMessage
+		json.Unmarshal(v, &cfg)
+		for ck, cv := range cfg {
+			if IsSecretMember(ck) {
+				out["config."+ck] = "(new value)"
+			} else {
+				out["config."+ck] = string(cv)
+			}
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
 func derefStr(p *string) string {

@@ -141,6 +141,16 @@ func IsMasked(v string) bool {
 	return strings.Contains(v, "...") || strings.Contains(v, "…") || strings.Trim(v, "*•") == "" && v != ""
 }
 
+// MaskSecret shows a secret as the service does: its first and last
+// characters around an ellipsis (only the ellipsis for a short one).
+func MaskSecret(v string) string {
+	r := []rune(v)
+	if len(r) < 12 {
+		return "..."
+	}
+	return string(r[:4]) + "..." + string(r[len(r)-4:])
+}
+
 var secretNames = regexp.MustCompile(`(?i)(key|secret|password|token|dsn|license)`)
 
 // IsSecretMember reports whether a config member holds a secret, by name

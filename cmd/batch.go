@@ -15,16 +15,17 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) batchCommand() *cobra.Command {
-	c := &cobra.Command{Use: "batch", Short: "Inspect, watch and submit batches", Args: cobra.NoArgs,
+	c := &cobra.Command{Use: "batch", Short: "List, inspect, watch, submit and delete batches", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return inputErrorf("batch needs a command: get, watch, results or submit")
+			return inputErrorf("batch needs a command: list, get, watch, results, submit or delete")
 		}}
-	c.AddCommand(a.batchGet(), a.batchWatch(), a.batchResults(), a.batchSubmit())
+	c.AddCommand(a.batchList(), a.batchGet(), a.batchWatch(), a.batchResults(), a.batchSubmit(), a.batchDelete())
 	return c
 }
 
@@ -42,14 +43,15 @@ func (a *app) batchGet() *cobra.Command {
 			if asJSON { // print as sent; the results need not be decoded
 				raw, err := client.GetBatchBody(c.Context(), args[0])
 				if err != nil {
-					return a.batchError(err, true)
+					return a.batchError(client.Explain404(c.Context(), err), true)
 				}
 				return a.json(raw)
 			}
 			d, err := client.GetBatchData(c.Context(), args[0])
 			if err != nil {
-				return a.batchError(err, false)
+				return a.batchError(client.Explain404(c.Context(), err), false)
 			}
+			a.remember(client, d.Batch)
 			printBatch(a.out, d.Batch, errorCounts(d), nil, time.Now())
 			return nil
 		},
@@ -90,7 +92,13 @@ func (a *app) batchWatch() *cobra.Command {
 			if interval == 0 {
 				interval = cfg.PollInterval
 			}
-			return a.watch(c.Context(), client, args[0], interval, timeout, 0, asJSON)
+			// A 404 is retried briefly only for a batch submitted from
+			// here a moment ago; a mistyped id is not found at once.
+			var grace time.Duration
+			if a.store().SubmittedWithin(gatewayKey(client), args[0], recentSubmission, time.Now()) {
+				grace = submitGrace
+			}
+			return a.watch(c.Context(), client, args[0], interval, timeout, grace, asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the final batch exactly as the server sent it")
@@ -110,7 +118,9 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 	p := &progress{raw: a.io.Err, w: a.errw, tty: a.io.ErrTTY}
 	b, err := client.WatchBatch(ctx, id, api.PollOptions{Interval: interval, NotFoundGrace: grace}, p.report)
 	p.done()
+	a.remember(client, b)
 	if err != nil {
+		err = client.Explain404(context.WithoutCancel(ctx), err)
 		if b != nil && !asJSON {
 			printBatch(a.out, b, countsOf(b), nil, time.Now())
 		}
@@ -137,8 +147,12 @@ func statusOf(b *api.Batch) string {
 	return present.Status(b.Status)
 }
 
-// submitGrace is how long a just-submitted batch's 404 is retried.
-const submitGrace = 30 * time.Second
+// submitGrace is how long a just-submitted batch's 404 is retried, and
+// recentSubmission how recent a submission from here must be for it.
+const (
+	submitGrace      = 30 * time.Second
+	recentSubmission = 5 * time.Minute
+)
 
 // progress reports polls on stderr: one rewritten line on a terminal,
 // plain lines otherwise. The line's text goes through the sanitizing
@@ -188,6 +202,154 @@ func (p *progress) done() {
 	}
 }
 
+func (a *app) batchList() *cobra.Command {
+	var status string
+	var limit int
+	var all, asJSON bool
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List your batches, newest first (merged with those remembered on this machine)",
+		Long: `List your batches, newest first: id, status, model, endpoint, done/failed/total,
+created and cost. With --all every page is read and the batches remembered
+on this machine that the server did not list are added. A server that does
+not list batches gets the remembered ones, and says so. --json prints one
+JSON object per line.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			o := api.BatchListOptions{Limit: limit, Status: api.BatchStatus(status)}
+			if c.Flags().Changed("limit") && limit == 0 {
+				return inputErrorf("--limit 0: must be 1 to 100")
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			_, client, err := a.client(true)
+			if err != nil {
+				return err
+			}
+			var list []api.Batch
+			var walkErr error
+			if all {
+				for b, err := range client.AllBatches(c.Context(), o) {
+					if err != nil {
+						walkErr = err
+						break
+					}
+					list = append(list, b)
+				}
+			} else {
+				page, err := client.ListBatches(c.Context(), o)
+				if err != nil {
+					walkErr = err
+				} else {
+					list = page.Data
+				}
+			}
+			local := a.store().Batches(gatewayKey(client))
+			notOffered := api.IsNotOffered(walkErr)
+			switch {
+			case notOffered:
+				fmt.Fprintln(a.errw, "gwdash: this server does not list batches; these are the batches remembered on this machine")
+				walkErr = nil
+			case walkErr != nil && len(list) == 0:
+				return walkErr
+			}
+			fromRecord := map[string]bool{}
+			if all || notOffered {
+				if o.Status != "" {
+					var keep []record.Batch
+					for _, r := range local {
+						if r.Status == o.Status {
+							keep = append(keep, r)
+						}
+					}
+					local = keep
+				}
+				list, fromRecord = record.Merge(list, local)
+			}
+			var seen []*api.Batch
+			for i := range list {
+				if !fromRecord[list[i].ID] {
+					seen = append(seen, &list[i])
+				}
+			}
+			a.remember(client, seen...)
+			if asJSON {
+				for i := range list {
+					b := list[i]
+					if fromRecord[b.ID] {
+						a.json(encodeJSON(map[string]any{"id": b.ID, "object": "batch", "status": b.Status, "model": b.Model, "endpoint": b.Endpoint,
+							"created_at": b.CreatedAt, "request_counts": b.RequestCounts, "gwdash_source": "remembered on this machine"}))
+						continue
+					}
+					a.json(encodeJSON(b))
+				}
+			} else {
+				printBatchList(a.out, list, fromRecord, time.Now())
+			}
+			return walkErr
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&status, "status", "", "only batches in this status (validating, in_progress, finalizing, completed, failed, expired, cancelling, cancelled)")
+	f.IntVar(&limit, "limit", 0, "batches per page, 1 to 100 (default: the server's, 20)")
+	f.BoolVar(&all, "all", false, "read every page, and add the batches remembered here")
+	f.BoolVar(&asJSON, "json", false, "one JSON object per line, as the server sent it")
+	return c
+}
+
+// printBatchList writes the list as a table sized to its content.
+func printBatchList(w io.Writer, list []api.Batch, fromRecord map[string]bool, now time.Time) {
+	t := newTable(w)
+	t.row("ID", "STATUS", "MODEL", "ENDPOINT", "DONE/FAILED/TOTAL", "CREATED", "COST")
+	for _, b := range list {
+		rc := b.RequestCounts
+		cost := "—"
+		if b.Usage != nil {
+			cost = format.CostPtr(b.Usage.Cost)
+		}
+		id := oneLine(b.ID)
+		if fromRecord[b.ID] {
+			id += " (remembered)"
+		}
+		t.row(id, oneLine(present.Status(b.Status)), oneLine(b.Model), oneLine(b.Endpoint),
+			format.Int(rc.Completed)+"/"+format.Int(rc.Failed)+"/"+format.Int(rc.Total), format.Age(b.CreatedTime(), now), cost)
+	}
+	t.flush()
+	fmt.Fprintln(w, format.Plural(len(list), "batch", "batches"))
+}
+
+func (a *app) batchDelete() *cobra.Command {
+	var yes bool
+	c := &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete a settled batch (completed, failed, expired or cancelled)",
+		Long: `Delete a settled batch and its results. It asks first on a terminal; with
+stdin not a terminal it refuses unless --yes. A batch still in flight cannot
+be deleted: the server answers 409, which is reported, not retried.`,
+		Args: exactArgs(1, "a batch id"),
+		RunE: func(c *cobra.Command, args []string) error {
+			_, client, err := a.client(true)
+			if err != nil {
+				return err
+			}
+			if !yes {
+				if err := a.confirm("delete batch "+args[0]+" and its results?", "--yes"); err != nil {
+					return err
+				}
+			}
+			if err := client.DeleteBatch(c.Context(), args[0]); err != nil {
+				return client.Explain404(c.Context(), err)
+			}
+			a.store().Forget(gatewayKey(client), args[0])
+			fmt.Fprintln(a.out, "deleted "+args[0])
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&yes, "yes", false, "do not ask")
+	return c
+}
+
 func (a *app) batchResults() *cobra.Command {
 	var failed bool
 	var errorType string
@@ -205,8 +367,9 @@ func (a *app) batchResults() *cobra.Command {
 			}
 			d, err := client.GetBatchData(c.Context(), args[0])
 			if err != nil {
-				return err
+				return client.Explain404(c.Context(), err)
 			}
+			a.remember(client, d.Batch)
 			if d.Rows == nil {
 				return &exitError{code: ExitFailure, msg: fmt.Sprintf("batch is %s: results come when it reaches a terminal status", present.Status(d.Batch.Status))}
 			}
@@ -251,6 +414,10 @@ func (a *app) batchSubmit() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			now := time.Now()
+			rb := record.FromAPI(b, now)
+			rb.SubmittedAt = &now
+			a.store().Remember(gatewayKey(client), rb)
 			if watch {
 				fmt.Fprintf(a.errw, "submitted %s; watching\n", b.ID)
 				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, submitGrace, asJSON)

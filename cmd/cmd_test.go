@@ -27,6 +27,7 @@ type harness struct {
 	t   *testing.T
 	srv *gateway.Server
 	env map[string]string
+	tty bool // stdin is a terminal
 }
 
 func newHarness(t *testing.T, opts gateway.Options) *harness {
@@ -39,7 +40,7 @@ func newHarness(t *testing.T, opts gateway.Options) *harness {
 	dir := t.TempDir()
 	return &harness{t: t, srv: srv, env: map[string]string{
 		"GWDASH_BASE_URL": srv.URL, "GWDASH_API_KEY": gateway.DemoAPIKey, "GWDASH_MANAGEMENT_KEY": gateway.DemoManagementKey,
-		"XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state"), "HOME": dir,
+		"XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state"), "XDG_CACHE_HOME": filepath.Join(dir, "cache"), "HOME": dir,
 	}}
 }
 
@@ -48,7 +49,7 @@ func (h *harness) run(stdin string, args ...string) result {
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	code := Run(ctx, args, IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}, func(k string) string { return h.env[k] })
+	code := Run(ctx, args, IO{In: strings.NewReader(stdin), Out: &out, Err: &errb, InTTY: h.tty}, func(k string) string { return h.env[k] })
 	return result{code: code, out: out.String(), err: errb.String()}
 }
 
@@ -238,7 +239,7 @@ func TestDest(t *testing.T) {
 	}
 	gets := len(h.srv.RequestsTo("GET", "/api/v1/observability/destinations"))
 	r = h.run("", "dest", "list", "--all", "--limit", "7")
-	r.must(t, 0, []string{"31 of 31"}, nil)
+	r.must(t, 0, []string{"32 of 32"}, nil)
 	if n := len(h.srv.RequestsTo("GET", "/api/v1/observability/destinations")) - gets; n != 5 {
 		t.Fatalf("--all --limit 7 made %d requests, want 5 pages", n)
 	}

@@ -25,8 +25,8 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 			if o.ErrorRate < 0 || o.ErrorRate > 1 || o.DropRate < 0 || o.DropRate > 1 {
 				return inputErrorf("--error-rate and --drop-rate must be between 0 and 1")
 			}
-			if o.TokensPerSecond < 0 || o.LargeBatchSize < 0 {
-				return inputErrorf("--token-rate and --large-batch-size must not be negative")
+			if o.TokensPerSecond < 0 || o.LargeBatchSize < 0 || o.KeyLimit < 0 || o.KeyUsage < 0 {
+				return inputErrorf("--token-rate, --large-batch-size, --key-limit and --key-usage must not be negative")
 			}
 			srv, err := gateway.Start(listen, o)
 			if err != nil {
@@ -58,6 +58,10 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 	f.DurationVar(&o.Latency, "latency", 0, "added latency on every answer")
 	f.Float64Var(&o.ErrorRate, "error-rate", 0, "share of requests answered with a 5xx (0 to 1)")
 	f.Float64Var(&o.DropRate, "drop-rate", 0, "share of streams cut mid-way (0 to 1)")
+	f.BoolVar(&o.NoBatchList, "no-batch-list", false, "answer 404 on GET /batches, as a server without listing (the batches home falls back)")
+	f.Float64Var(&o.KeyLimit, "key-limit", 10, "the demo API key's spending limit in dollars (0: none); past it answers are refused with 402")
+	f.Float64Var(&o.KeyUsage, "key-usage", 0, "what the demo API key has spent already, in dollars")
+	f.DurationVar(&o.GenerationDelay, "generation-delay", 1500*time.Millisecond, "a generation's record answers 404 for this long after the answer, as the real service may")
 	f.BoolVar(&a.flags.ReadOnly, "read-only", false, "disable every change to destinations")
 	f.StringVar(&a.view, "view", "batches", "view to open: batches, playground or destinations")
 	f.StringVar(&a.batchID, "batch", "", "batch id to open (default: the running demo batch)")

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,10 +16,21 @@ import (
 )
 
 func (a *app) destCommand() *cobra.Command {
-	c := &cobra.Command{Use: "dest", Aliases: []string{"destinations"}, Short: "List and update observability destinations (management key)", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return inputErrorf("dest needs a command: list or update") }}
-	c.AddCommand(a.destList(), a.destUpdate())
+	c := &cobra.Command{Use: "dest", Aliases: []string{"destinations"}, Short: "List, show, create, update and delete observability destinations (management key)", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return inputErrorf("dest needs a command: list, get, create, update or delete")
+		}}
+	c.AddCommand(a.destList(), a.destGet(), a.destCreate(), a.destUpdate(), a.destDelete())
 	return c
+}
+
+// destID checks a destination id typed by the user before anything is
+// sent.
+func destID(id string) error {
+	if !api.IsUUID(id) {
+		return inputErrorf("destination id %q: must be a UUID", id)
+	}
+	return nil
 }
 
 func (a *app) destList() *cobra.Command {
@@ -56,6 +68,7 @@ func (a *app) destList() *cobra.Command {
 					}
 					ds = append(ds, d)
 				}
+				a.store().SeeDestinations(gatewayKey(client), ds...)
 				if asJSON {
 					a.json(encodeJSON(map[string]any{"data": ds, "total_count": len(ds)}))
 				} else {
@@ -67,6 +80,7 @@ func (a *app) destList() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.store().SeeDestinations(gatewayKey(client), page.Data...)
 			if asJSON {
 				return a.json(page.Raw)
 			}
@@ -88,16 +102,8 @@ func printDestinations(w io.Writer, ds []api.Destination, total, offset int) {
 	t.row("NAME", "TYPE", "ENABLED", "SAMPLING", "REGIONS", "PRIVACY", "KEYS", "UPDATED", "ID")
 	now := time.Now()
 	for _, d := range ds {
-		keys := "all keys"
-		if d.APIKeyHashes != nil {
-			keys = format.Plural(len(d.APIKeyHashes), "key", "keys")
-		}
-		updated := d.UpdatedAt
-		if ts, err := time.Parse(time.RFC3339, d.UpdatedAt); err == nil {
-			updated = format.Age(ts, now)
-		}
 		t.row(oneLine(d.DisplayName()), oneLine(d.Type), yesNo(d.Enabled), format.Percent(d.SamplingRate),
-			oneLine(strings.Join(d.Regions, ",")), onOff(d.PrivacyMode), keys, oneLine(updated), oneLine(d.ID))
+			oneLine(strings.Join(d.Regions, ",")), onOff(d.PrivacyMode), keysText(d.APIKeyHashes), oneLine(updatedAge(d.UpdatedAt, now)), oneLine(d.ID))
 	}
 	t.flush()
 	if offset > 0 || len(ds) < total {
@@ -105,6 +111,54 @@ func printDestinations(w io.Writer, ds []api.Destination, total, offset int) {
 	} else {
 		fmt.Fprintf(w, "%d of %d\n", len(ds), total)
 	}
+}
+
+func keysText(hs []string) string {
+	if hs == nil {
+		return "all keys"
+	}
+	return format.Plural(len(hs), "key", "keys")
+}
+
+func updatedAge(at string, now time.Time) string {
+	if ts, err := time.Parse(time.RFC3339, at); err == nil {
+		return format.Age(ts, now)
+	}
+	return at
+}
+
+// printDestination writes one destination in full (secrets as the server
+// masks them).
+func printDestination(w io.Writer, d *api.Destination) {
+	t := newTable(w)
+	t.row("name", oneLine(d.DisplayName()))
+	t.row("id", oneLine(d.ID))
+	t.row("type", oneLine(d.Type))
+	t.row("workspace", oneLine(d.WorkspaceID))
+	t.row("sampling", format.Percent(d.SamplingRate))
+	t.row("regions", oneLine(strings.Join(d.Regions, ", ")))
+	for _, f := range api.DestinationBools {
+		t.row(f.Label, onOff(f.Get(d)))
+	}
+	t.row("keys", keysText(d.APIKeyHashes))
+	rules := "none"
+	if d.FilterRules != nil {
+		b, _ := json.Marshal(d.FilterRules)
+		rules = string(b)
+	}
+	t.row("filter rules", oneLine(rules))
+	for _, k := range d.ConfigKeys() {
+		v := d.Config[k]
+		s, ok := v.(string)
+		if !ok {
+			b, _ := json.Marshal(v)
+			s = string(b)
+		}
+		t.row("config."+oneLine(k), oneLine(s))
+	}
+	t.row("created", oneLine(d.CreatedAt))
+	t.row("updated", oneLine(d.UpdatedAt))
+	t.flush()
 }
 
 func yesNo(b bool) string {
@@ -131,7 +185,7 @@ func (b *boolFlag) String() string {
 	return strconv.FormatBool(*b.v)
 }
 func (b *boolFlag) Set(s string) error {
-	v, err := strconv.ParseBool(s)
+	v, err := api.ParseOnOff("", s)
 	if err != nil {
 		return fmt.Errorf("want true or false")
 	}
@@ -141,43 +195,268 @@ func (b *boolFlag) Set(s string) error {
 func (b *boolFlag) Type() string     { return "bool" }
 func (b *boolFlag) IsBoolFlag() bool { return true }
 
+// boolFlags registers a tri-state flag for each boolean member a command
+// can set (declared once in api.DestinationBools).
+func boolFlags(c *cobra.Command, create bool) map[string]*boolFlag {
+	out := map[string]*boolFlag{}
+	for _, f := range api.DestinationBools {
+		if create && f.Create == nil {
+			continue
+		}
+		bf := &boolFlag{}
+		out[f.Name] = bf
+		c.Flags().Var(bf, f.Flag, f.About+" (--"+f.Flag+"=false to turn off)")
+		c.Flags().Lookup(f.Flag).NoOptDefVal = "true"
+	}
+	return out
+}
+
+func (a *app) destGet() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "get ID",
+		Short: "Show one destination",
+		Args:  exactArgs(1, "a destination id"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := destID(args[0]); err != nil {
+				return err
+			}
+			_, client, err := a.managementClient()
+			if err != nil {
+				return err
+			}
+			d, err := client.GetDestination(c.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			a.store().SeeDestinations(gatewayKey(client), *d)
+			if asJSON {
+				return a.json(d.Raw)
+			}
+			printDestination(a.out, d)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the destination exactly as the server sent it")
+	return c
+}
+
+// configFlags reads --set member=value, --set-from-env member=ENVVAR and
+// --set-from-stdin member (so that secrets need not be typed where a shell
+// history keeps them).
+type configFlags struct {
+	set, fromEnv []string
+	fromStdin    string
+}
+
+func (cf *configFlags) register(c *cobra.Command) {
+	f := c.Flags()
+	f.StringArrayVar(&cf.set, "set", nil, "config member=value (repeatable)")
+	f.StringArrayVar(&cf.fromEnv, "set-from-env", nil, "config member=ENVVAR: the value of an environment variable (repeatable)")
+	f.StringVar(&cf.fromStdin, "set-from-stdin", "", "config member whose value is the first line of stdin")
+}
+
+// read returns the members given, refusing masked values.
+func (cf *configFlags) read(a *app) (map[string]any, error) {
+	cfg := map[string]any{}
+	for _, kv := range cf.set {
+		k, v, err := api.ParseAssignment("--set", kv)
+		if err != nil {
+			return nil, err
+		}
+		cfg[k] = v
+	}
+	for _, kv := range cf.fromEnv {
+		k, name, err := api.ParseAssignment("--set-from-env", kv)
+		if err != nil {
+			return nil, err
+		}
+		v := a.env(name)
+		if v == "" {
+			return nil, inputErrorf("--set-from-env %s: the environment variable %s is empty or not set", k, name)
+		}
+		cfg[k] = v
+	}
+	if cf.fromStdin != "" {
+		line, err := bufio.NewReader(a.io.In).ReadString('\n')
+		if err != nil && err != io.EOF {
+			return nil, inputErrorf("--set-from-stdin: %v", err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			return nil, inputErrorf("--set-from-stdin %s: stdin gave an empty line", cf.fromStdin)
+		}
+		cfg[cf.fromStdin] = line
+	}
+	for k, v := range cfg {
+		if s, ok := v.(string); ok && api.IsMasked(s) {
+			return nil, inputErrorf("config.%s: %q looks like a masked value; give the real value", k, s)
+		}
+	}
+	return cfg, nil
+}
+
+func (a *app) destCreate() *cobra.Command {
+	var (
+		typ, name, sampling, hashes, rulesFile, workspace string
+		asJSON, dryRun, readOnly                          bool
+		cf                                                configFlags
+		bools                                             map[string]*boolFlag
+	)
+	c := &cobra.Command{
+		Use:   "create --type TYPE --name NAME --set member=value ...",
+		Short: "Create a destination; the type's required config members are checked first",
+		Long: `Create a destination. The config members a type requires are checked before
+anything is sent, and every missing one is named. Secrets can come from the
+environment (--set-from-env apiKey=DD_API_KEY) or from stdin
+(--set-from-stdin secretKey) so that they stay out of shell history. A type
+gwdash does not know is sent as given (--set for each member).
+
+Types: ` + typeList(),
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := cf.read(a)
+			if err != nil {
+				return err
+			}
+			d := api.DestinationCreate{Type: typ, Name: name, Config: cfg, WorkspaceID: workspace}
+			if c.Flags().Changed("sampling-rate") {
+				v, err := api.ParseSamplingRate(sampling)
+				if err != nil {
+					return err
+				}
+				d.SamplingRate = &v
+			}
+			if c.Flags().Changed("api-key-hashes") {
+				hs, err := api.ParseKeyHashes(hashes)
+				if err != nil {
+					return err
+				}
+				d.APIKeyHashes = hs
+			}
+			if rulesFile != "" {
+				fr, err := a.readFilterRules(rulesFile)
+				if err != nil {
+					return err
+				}
+				d.FilterRules = fr.Get()
+			}
+			for _, f := range api.DestinationBools {
+				if bf := bools[f.Name]; bf != nil && bf.v != nil {
+					f.Create(&d, bf.v)
+				}
+			}
+			if err := d.Validate(); err != nil {
+				return err
+			}
+			if dryRun {
+				body, _ := json.Marshal(d)
+				return a.json(maskSecrets(body, typ))
+			}
+			cfgr, client, err := a.managementClient()
+			if err != nil {
+				return err
+			}
+			if cfgr.ReadOnly || readOnly {
+				return inputErrorf("read-only: dest create is disabled (--read-only or read_only = true)")
+			}
+			if d.WorkspaceID == "" {
+				d.WorkspaceID = cfgr.WorkspaceID
+			}
+			out, err := client.CreateDestination(c.Context(), d)
+			if err != nil {
+				return err
+			}
+			a.store().SeeDestinations(gatewayKey(client), *out)
+			if asJSON {
+				return a.json(out.Raw)
+			}
+			fmt.Fprintln(a.errw, "created "+oneLine(out.DisplayName())+" ("+oneLine(out.ID)+")")
+			printDestination(a.out, out)
+			return nil
+		},
+	}
+	bools = boolFlags(c, true)
+	f := c.Flags()
+	f.StringVar(&typ, "type", "", "destination type (see the list above)")
+	f.StringVar(&name, "name", "", "a name for it")
+	f.StringVar(&sampling, "sampling-rate", "", "share of generations forwarded, 0.0001 to 1 (or 0.01% to 100%)")
+	f.StringVar(&hashes, "api-key-hashes", "", "only these API key hashes, comma-separated (default: all keys)")
+	f.StringVar(&rulesFile, "filter-rules", "", "JSON file of filter rules")
+	f.StringVar(&workspace, "workspace", "", "workspace id (UUID); default: the configured workspace_id, else the key's default")
+	f.BoolVar(&dryRun, "dry-run", false, "print the body (secrets masked) and send nothing")
+	f.BoolVar(&asJSON, "json", false, "print the created destination exactly as the server sent it")
+	f.BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
+	cf.register(c)
+	return c
+}
+
+func typeList() string {
+	var parts []string
+	for _, t := range api.DestinationTypeSpecs {
+		parts = append(parts, t.Name+" ("+strings.Join(t.Required, ", ")+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maskSecrets masks the secret config members of a body, for showing it.
+func maskSecrets(body []byte, typ string) []byte {
+	var m map[string]any
+	if json.Unmarshal(body, &m) != nil {
+		return body
+	}
+	spec, known := api.TypeSpec(typ)
+	if cfg, ok := m["config"].(map[string]any); ok {
+		for k, v := range cfg {
+			s, isString := v.(string)
+			if isString && (known && spec.IsSecret(k) || !known && api.IsSecretMember(k)) {
+				cfg[k] = api.MaskSecret(s)
+			}
+		}
+	}
+	return encodeJSON(m)
+}
+
 func (a *app) destUpdate() *cobra.Command {
 	var (
 		name, sampling, regions, hashes, rulesFile string
-		allKeys, dryRun, asJSON, readOnly          bool
-		configKV                                   []string
-		enabled, privacy, bCost, bAlloc, bID, bCtx boolFlag
+		allKeys, dryRun, asJSON, readOnly, force   bool
+		cf                                         configFlags
+		flags                                      map[string]*boolFlag
 	)
 	c := &cobra.Command{
 		Use:   "update ID",
 		Short: "Change a destination: only the fields given are sent",
-		Args:  exactArgs(1, "a destination id"),
+		Long: `Change a destination: only the fields given are sent. If the destination
+changed on the server since it was last listed or shown here (someone else
+edited it), the update is refused with the differences, unless --force.`,
+		Args: exactArgs(1, "a destination id"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if !api.IsUUID(args[0]) {
-				return inputErrorf("destination id %q: must be a UUID", args[0])
+			if err := destID(args[0]); err != nil {
+				return err
 			}
 			var p api.DestinationPatch
 			if c.Flags().Changed("name") {
 				p.Name = &name
 			}
-			p.Enabled, p.PrivacyMode = enabled.v, privacy.v
-			p.BroadcastGenerationCost, p.BroadcastGenerationCostAllocation = bCost.v, bAlloc.v
-			p.BroadcastGenerationIdentity, p.BroadcastGenerationRequestContext = bID.v, bCtx.v
-			if c.Flags().Changed("sampling-rate") {
-				v, err := strconv.ParseFloat(strings.TrimSuffix(sampling, "%"), 64)
-				if err != nil {
-					return inputErrorf("--sampling-rate %q: want a number from 0.0001 to 1", sampling)
+			for _, f := range api.DestinationBools {
+				if bf := flags[f.Name]; bf.v != nil {
+					f.Patch(&p, bf.v)
 				}
-				if strings.HasSuffix(sampling, "%") {
-					v /= 100
+			}
+			if c.Flags().Changed("sampling-rate") {
+				v, err := api.ParseSamplingRate(sampling)
+				if err != nil {
+					return err
 				}
 				p.SamplingRate = &v
 			}
 			if c.Flags().Changed("regions") {
-				p.Regions = format.SplitList(regions)
-				if p.Regions == nil {
-					p.Regions = []string{}
+				rs, err := api.ParseRegions(regions)
+				if err != nil {
+					return err
 				}
+				p.Regions = rs
 			}
 			switch {
 			case allKeys && c.Flags().Changed("api-key-hashes"):
@@ -185,20 +464,18 @@ func (a *app) destUpdate() *cobra.Command {
 			case allKeys:
 				p.APIKeyHashes = api.Null[[]string]()
 			case c.Flags().Changed("api-key-hashes"):
-				p.APIKeyHashes = api.Value(format.SplitList(hashes))
+				hs, err := api.ParseKeyHashes(hashes)
+				if err != nil {
+					return err
+				}
+				p.APIKeyHashes = api.Value(hs)
 			}
-			for _, kv := range configKV {
-				k, v, ok := strings.Cut(kv, "=")
-				if !ok || k == "" {
-					return inputErrorf("--set %q: want member=value", kv)
-				}
-				if api.IsMasked(v) {
-					return inputErrorf("--set %s: %q looks like a masked value; give the real value", k, v)
-				}
-				if p.Config == nil {
-					p.Config = map[string]any{}
-				}
-				p.Config[k] = v
+			cfg, err := cf.read(a)
+			if err != nil {
+				return err
+			}
+			if len(cfg) > 0 {
+				p.Config = cfg
 			}
 			if c.Flags().Changed("filter-rules") {
 				fr, err := a.readFilterRules(rulesFile)
@@ -214,17 +491,23 @@ func (a *app) destUpdate() *cobra.Command {
 				body, _ := api.PatchBody(p)
 				return a.json(body)
 			}
-			cfg, client, err := a.managementClient()
+			cfgr, client, err := a.managementClient()
 			if err != nil {
 				return err
 			}
-			if cfg.ReadOnly || readOnly {
+			if cfgr.ReadOnly || readOnly {
 				return inputErrorf("read-only: dest update is disabled (--read-only or read_only = true); --dry-run shows the body")
+			}
+			if !force {
+				if err := a.checkUnchanged(c, client, args[0], p); err != nil {
+					return err
+				}
 			}
 			d, err := client.UpdateDestination(c.Context(), args[0], p)
 			if err != nil {
 				return err
 			}
+			a.store().SeeDestinations(gatewayKey(client), *d)
 			if asJSON {
 				return a.json(d.Raw)
 			}
@@ -232,26 +515,84 @@ func (a *app) destUpdate() *cobra.Command {
 			return nil
 		},
 	}
+	flags = boolFlags(c, false)
 	f := c.Flags()
 	f.StringVar(&name, "name", "", "new name")
-	f.Var(&enabled, "enabled", "enable or disable (--enabled=false)")
 	f.StringVar(&sampling, "sampling-rate", "", "share of generations forwarded, 0.0001 to 1 (or 0.01% to 100%)")
 	f.StringVar(&regions, "regions", "", "comma-separated regions: global, europe, us (eu = europe)")
-	f.Var(&privacy, "privacy-mode", "forward only metadata, not bodies")
 	f.StringVar(&hashes, "api-key-hashes", "", "comma-separated API key hashes allowed (at least one)")
 	f.BoolVar(&allKeys, "all-keys", false, "allow every API key (sends api_key_hashes: null)")
-	f.Var(&bCost, "broadcast-cost", "include cost and billing metadata")
-	f.Var(&bAlloc, "broadcast-cost-allocation", "include per-token-kind cost allocation (beta)")
-	f.Var(&bID, "broadcast-identity", "include identity metadata")
-	f.Var(&bCtx, "broadcast-request-context", "include request-context metadata")
-	f.StringArrayVar(&configKV, "set", nil, "config member=value to change (repeatable)")
-	f.BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
 	f.StringVar(&rulesFile, "filter-rules", "", `JSON file of filter rules, or "null" to clear them`)
 	f.BoolVar(&dryRun, "dry-run", false, "print the PATCH body and send nothing")
 	f.BoolVar(&asJSON, "json", false, "print the updated destination exactly as the server sent it")
-	for _, n := range []string{"enabled", "privacy-mode", "broadcast-cost", "broadcast-cost-allocation", "broadcast-identity", "broadcast-request-context"} {
-		f.Lookup(n).NoOptDefVal = "true"
+	f.BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
+	f.BoolVar(&force, "force", false, "apply even if the destination changed on the server since it was last seen here")
+	cf.register(c)
+	return c
+}
+
+// checkUnchanged refuses an update when the destination changed on the
+// server since this machine last saw it, printing three columns: as it
+// was seen, as it is now, and what the update sends.
+func (a *app) checkUnchanged(c *cobra.Command, client *api.Client, id string, p api.DestinationPatch) error {
+	seen, ok := a.store().Destination(gatewayKey(client), id)
+	if !ok {
+		return nil // never seen here: nothing to compare with
 	}
+	now, err := client.GetDestination(c.Context(), id)
+	if err != nil {
+		return err
+	}
+	if len(api.DiffDestinations(seen, now)) == 0 {
+		return nil
+	}
+	t := newTable(a.errw)
+	t.row("FIELD", "AS SEEN HERE", "ON THE SERVER NOW", "YOURS")
+	for _, r := range api.ConflictRows(seen, now, p) {
+		y := r.Yours
+		if y == "" {
+			y = "(unchanged)"
+		}
+		t.row(oneLine(r.Field), oneLine(r.Loaded), oneLine(r.Now), oneLine(y))
+	}
+	t.flush()
+	return &exitError{code: ExitFailure, msg: "the destination changed on the server since it was last seen here (above): run dest get to see it, then update again, or --force to apply on top"}
+}
+
+func (a *app) destDelete() *cobra.Command {
+	var yes, readOnly bool
+	c := &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete a destination (it stops receiving generations)",
+		Long: `Delete a destination. It asks first on a terminal; with stdin not a terminal it
+refuses unless --yes.`,
+		Args: exactArgs(1, "a destination id"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := destID(args[0]); err != nil {
+				return err
+			}
+			cfg, client, err := a.managementClient()
+			if err != nil {
+				return err
+			}
+			if cfg.ReadOnly || readOnly {
+				return inputErrorf("read-only: dest delete is disabled (--read-only or read_only = true)")
+			}
+			if !yes {
+				if err := a.confirm("delete destination "+args[0]+"?", "--yes"); err != nil {
+					return err
+				}
+			}
+			if err := client.DeleteDestination(c.Context(), args[0]); err != nil {
+				return err
+			}
+			a.store().ForgetDestination(gatewayKey(client), args[0])
+			fmt.Fprintln(a.out, "deleted "+args[0])
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&yes, "yes", false, "do not ask")
+	c.Flags().BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
 	return c
 }
 

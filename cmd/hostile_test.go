@@ -18,7 +18,7 @@ import (
 // of every answer carries terminal escape sequences.
 func newHostileHarness(t *testing.T, o hostile.Options) *harness {
 	t.Helper()
-	return newHarness(t, gateway.Options{BatchDuration: 200 * time.Millisecond, PaymentPolls: 1,
+	return newHarness(t, gateway.Options{BatchDuration: 200 * time.Millisecond, PaymentPolls: 1, GenerationDelay: time.Nanosecond,
 		Wrap: func(h http.Handler) http.Handler { return hostile.Wrap(h, o) }})
 }
 
@@ -63,7 +63,29 @@ func TestHostileServerNeverReachesTheTerminal(t *testing.T) {
 			{"dest", "update", dest, "--enabled=false"},
 			{"dest", "update", dest, "--name", "x", "--json"},
 			{"dest", "update", h.srv.DestinationID(gateway.BrokenDestination), "--enabled=true"},
+			{"dest", "get", dest},
+			{"dest", "get", dest, "--json"},
+			{"dest", "create", "--type", "webhook", "--name", "hook", "--set", "url=https://h.example"},
+			{"dest", "create", "--type", "webhook", "--name", "hook2", "--set", "url=https://h.example", "--json"},
+			{"dest", "delete", h.srv.DestinationID("eu-datadog"), "--yes"},
+			{"batch", "list"},
+			{"batch", "list", "--all", "--json"},
+			{"batch", "list", "--status", "completed"},
+			{"batch", "delete", seed(gateway.SeedExpired), "--yes"},
+			{"batch", "delete", seed(gateway.SeedValidating), "--yes"},
+			{"models"},
+			{"models", "--json", "--refresh"},
+			{"key"},
+			{"key", "--json"},
+			{"respond", "hello", "--model", "openai/gpt-4o-mini", "--model", gateway.ModelFailMidstream},
+			{"respond", "hello", "--model", "openai/gpt-4o-mini", "--model", gateway.ModelEscapes, "--json"},
 		}
+		h.run("", "respond", "warm up", "--model", "openai/gpt-4o-mini")
+		runs = append(runs, []string{"generation", h.srv.LastGeneration()}, []string{"generation", h.srv.LastGeneration(), "--json"})
+		// A destination seen here, then changed: the conflict table.
+		h.run("", "dest", "get", dest)
+		h.srv.EditDestination(dest, func(name *string, rate *float64) { *name = "changed" })
+		runs = append(runs, []string{"dest", "update", dest, "--sampling-rate", "0.3"})
 		for _, args := range runs {
 			r := h.run("", args...)
 			if bad := hostile.Found(r.out + r.err); bad != "" {

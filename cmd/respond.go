@@ -13,26 +13,34 @@ import (
 
 func (a *app) respondCommand() *cobra.Command {
 	var (
-		model, instructions, effort, tier, session, user string
-		noStream, asJSON, routing                        bool
-		maxOut, maxTools                                 int
-		temperature, topP                                float64
-		metadata                                         []string
+		instructions, effort, tier, session, user string
+		models                                    []string
+		noStream, asJSON, routing                 bool
+		maxOut, maxTools                          int
+		temperature, topP                         float64
+		metadata                                  []string
 	)
 	c := &cobra.Command{
 		Use:   "respond [PROMPT|-]",
-		Short: "Send a prompt to POST /responses and stream the answer to stdout",
+		Short: "Send a prompt to POST /responses and stream the answer to stdout; several --model compare",
 		Long: `Send a prompt and write the answer's text to stdout as it arrives; a
 one-line summary (status, tokens, cost, time to first token, tokens per
-second) goes to stderr. "-" or no prompt reads it from stdin. A failed,
-incomplete or interrupted response exits 1 after printing what arrived.`,
+second, generation id) goes to stderr. "-" or no prompt reads it from stdin.
+A failed, incomplete or interrupted response exits 1 after printing what
+arrived.
+
+With 2 to 4 --model flags the same prompt and settings go to every model at
+once: each answer is printed under its model when all have ended, with one
+summary line per model on stderr (ranked by time to first token, speed and
+cost), or with --json one JSON object per model per line (model, status,
+text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
 		Args: maxArgs(1, "one prompt (quote it) or -"),
 		RunE: func(c *cobra.Command, args []string) error {
 			prompt, err := a.prompt(args)
 			if err != nil {
 				return err
 			}
-			req := api.ResponseRequest{Input: api.Input{Text: prompt}, Model: model, Instructions: instructions,
+			req := api.ResponseRequest{Input: api.Input{Text: prompt}, Instructions: instructions,
 				ServiceTier: tier, SessionID: session, User: user, RoutingMetadata: routing}
 			if c.Flags().Changed("max-output-tokens") {
 				req.MaxOutputTokens = &maxOut
@@ -50,24 +58,30 @@ incomplete or interrupted response exits 1 after printing what arrived.`,
 				req.Reasoning = &api.Reasoning{Effort: effort}
 			}
 			if len(metadata) > 0 {
-				req.Metadata = map[string]string{}
-				for _, kv := range metadata {
-					k, v, ok := strings.Cut(kv, "=")
-					if !ok {
-						return inputErrorf("--metadata %q: want key=value", kv)
-					}
-					req.Metadata[k] = v
+				md, err := api.ParseMetadata(metadata)
+				if err != nil {
+					return err
 				}
+				req.Metadata = md
 			}
-			if model == "" {
+			switch {
+			case len(models) == 0:
 				return inputErrorf("--model is required (<provider>/<model>)")
+			case len(models) > maxCompare:
+				return inputErrorf("--model given %d times: compare 2 to %d models", len(models), maxCompare)
 			}
-			if err := req.Validate(); err != nil {
-				return err
+			for _, m := range models {
+				req.Model = m
+				if err := req.Validate(); err != nil {
+					return err
+				}
 			}
 			_, client, err := a.client(true)
 			if err != nil {
 				return err
+			}
+			if len(models) > 1 {
+				return a.compare(c, client, req, models, asJSON, noStream)
 			}
 			if noStream {
 				return a.respondOnce(c, client, req, asJSON)
@@ -76,14 +90,14 @@ incomplete or interrupted response exits 1 after printing what arrived.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&model, "model", "", "model, <provider>/<model> (required)")
+	f.StringArrayVar(&models, "model", nil, "model, <provider>/<model> (required; 2 to 4 of them compare)")
 	f.BoolVar(&noStream, "no-stream", false, "send one non-streaming request")
 	f.BoolVar(&asJSON, "json", false, "print the final Response object exactly as the server sent it")
 	f.StringVar(&instructions, "instructions", "", "system instructions")
 	f.IntVar(&maxOut, "max-output-tokens", 0, "cap on output tokens (at least 1)")
 	f.StringVar(&effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(api.ReasoningEfforts, ", "))
 	f.StringVar(&tier, "service-tier", "", "service tier: "+strings.Join(api.ServiceTiers, ", ")+" (fast = priority)")
-	f.StringArrayVar(&metadata, "metadata", nil, "metadata pair key=value (repeatable; at most 16)")
+	f.StringArrayVar(&metadata, "metadata", nil, "metadata pair key=value (repeatable, or comma-separated; at most 16)")
 	f.StringVar(&session, "session-id", "", "session id (at most 256 characters)")
 	f.StringVar(&user, "user", "", "end-user id (at most 256 characters)")
 	f.IntVar(&maxTools, "max-tool-calls", 0, "maximum server-tool steps, 0 to 30")

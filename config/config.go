@@ -151,6 +151,30 @@ func StateDir(env Env) (string, error) {
 	return filepath.Join(home, ".local", "state", "gwdash"), nil
 }
 
+// CacheDir is where gwdash keeps caches (the models catalogue):
+// $XDG_CACHE_HOME/gwdash, ~/.cache/gwdash on Unix, the user cache
+// directory elsewhere.
+func CacheDir(env Env) (string, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	if x := env("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "gwdash"), nil
+	}
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		d, err := os.UserCacheDir()
+		return filepath.Join(d, "gwdash"), err
+	}
+	home := env("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(home, ".cache", "gwdash"), nil
+}
+
 // ReadFile parses a config file; a missing file is an empty File.
 func ReadFile(path string) (*File, error) {
 	var f File

@@ -40,11 +40,11 @@ func (u *ui) selectDest(name string) {
 func TestDestPagesAndToggle(t *testing.T) {
 	srv, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "destinations"}, 120, 20)
-	u.screen("Destinations", "25 of 31 loaded")
+	u.screen("Destinations", "25 of 32 loaded")
 	for i := 0; i < 25; i++ {
 		u.key(tea.KeyDown)
 	}
-	u.screen("31 of 31 loaded")
+	u.screen("32 of 32 loaded")
 	if n := len(srv.RequestsTo("GET", "/api/v1/observability/destinations")); n != 2 {
 		t.Fatalf("%d pages fetched, want 2", n)
 	}

@@ -40,6 +40,23 @@ func (a *account) exhausted() bool {
 	return a.limit > 0 && a.usage >= a.limit
 }
 
+// LastGeneration is the id of the latest answer (tests).
+func (g *Gateway) LastGeneration() string {
+	a := g.account
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var last *generation
+	for _, gen := range a.generations {
+		if last == nil || gen.Ended.After(last.Ended) || gen.Ended.Equal(last.Ended) && gen.ID > last.ID {
+			last = gen
+		}
+	}
+	if last == nil {
+		return ""
+	}
+	return last.ID
+}
+
 // charge records a finished generation and adds its cost to the usage.
 func (a *account) charge(gen *generation) {
 	a.mu.Lock()

@@ -82,3 +82,150 @@ func Status(s api.BatchStatus) string {
 	}
 	return "unknown status “" + string(s) + "”"
 }
+
+// Price renders a per-million price: "$0.15", "free", "router" (the
+// routed model's price), "—" unknown.
+func Price(p api.Price) string {
+	switch {
+	case !p.Known:
+		return "—"
+	case p.Routed:
+		return "router"
+	case p.PerMillion == 0:
+		return "free"
+	}
+	return format.Cost(p.PerMillion)
+}
+
+// Credit is the key's credit line: "$3.20 of $10.00 left this month",
+// "$12.40 used, no limit".
+func Credit(k *api.KeyInfo) string {
+	if k == nil {
+		return ""
+	}
+	if k.Limit == nil {
+		return format.Cost(k.Usage) + " used, no limit"
+	}
+	left := *k.Limit - k.Usage
+	if k.LimitRemaining != nil {
+		left = *k.LimitRemaining
+	}
+	s := format.Cost(max(0, left)) + " of " + format.Cost(*k.Limit) + " left"
+	if k.LimitReset != nil && *k.LimitReset != "" {
+		switch *k.LimitReset {
+		case "monthly":
+			s += " this month"
+		case "weekly":
+			s += " this week"
+		case "daily":
+			s += " today"
+		default:
+			s += " (resets " + *k.LimitReset + ")"
+		}
+	}
+	return s
+}
+
+// GenerationRows are a generation record's labelled rows.
+func GenerationRows(g *api.Generation) [][2]string {
+	str := func(p *string) string {
+		if p == nil || *p == "" {
+			return "—"
+		}
+		return *p
+	}
+	ms := func(p *float64) string {
+		if p == nil {
+			return "—"
+		}
+		return format.Seconds(time.Duration(*p * float64(time.Millisecond)))
+	}
+	n := func(p *int64) string {
+		if p == nil {
+			return "—"
+		}
+		return format.Int(int(*p))
+	}
+	yes := func(p *bool) string {
+		if p == nil {
+			return "—"
+		}
+		if *p {
+			return "yes"
+		}
+		return "no"
+	}
+	return [][2]string{
+		{"generation", g.ID},
+		{"model", g.Model},
+		{"provider", str(g.ProviderName)},
+		{"created", g.CreatedAt},
+		{"latency", ms(g.Latency)},
+		{"generation time", ms(g.GenerationTime)},
+		{"tokens", "prompt " + n(g.TokensPrompt) + " · completion " + n(g.TokensCompletion)},
+		{"native tokens", "prompt " + n(g.NativeTokensPrompt) + " · completion " + n(g.NativeTokensCompletion) + " · reasoning " + n(g.NativeTokensReasoning) + " · cached " + n(g.NativeTokensCached)},
+		{"total cost", format.CostPtr(g.TotalCost)},
+		{"upstream cost", format.CostPtr(g.UpstreamInferenceCost)},
+		{"finish", str(g.FinishReason)},
+		{"streamed", yes(g.Streamed)},
+		{"cancelled", yes(g.Cancelled)},
+		{"BYOK", yes(g.IsBYOK)},
+	}
+}
+
+// Ranking ranks compared answers: by time to first token, by speed and by
+// cost, one line each, best first; answers without the figure are left
+// out of that line.
+func Ranking(os []api.Outcome) []string {
+	type entry struct {
+		model string
+		v     float64
+		text  string
+	}
+	rank := func(title string, less func(a, b float64) bool, get func(o api.Outcome) (float64, string, bool)) string {
+		var es []entry
+		for _, o := range os {
+			if v, text, ok := get(o); ok {
+				es = append(es, entry{o.Model, v, text})
+			}
+		}
+		if len(es) == 0 {
+			return ""
+		}
+		for i := 1; i < len(es); i++ {
+			for j := i; j > 0 && less(es[j].v, es[j-1].v); j-- {
+				es[j], es[j-1] = es[j-1], es[j]
+			}
+		}
+		parts := make([]string, len(es))
+		for i, e := range es {
+			parts[i] = fmt.Sprintf("%d. %s %s", i+1, e.model, e.text)
+		}
+		return title + ": " + strings.Join(parts, "  ")
+	}
+	lo := func(a, b float64) bool { return a < b }
+	hi := func(a, b float64) bool { return a > b }
+	var out []string
+	for _, line := range []string{
+		rank("first token", lo, func(o api.Outcome) (float64, string, bool) {
+			t := o.TTFT()
+			return t.Seconds(), format.Seconds(t), t > 0 && o.Streamed
+		}),
+		rank("speed", hi, func(o api.Outcome) (float64, string, bool) {
+			v, ok := o.TokensPerSecond()
+			return v, fmt.Sprintf("%.1f tok/s", v), ok
+		}),
+		rank("cost", lo, func(o api.Outcome) (float64, string, bool) {
+			c := o.Cost()
+			if c == nil {
+				return 0, "", false
+			}
+			return *c, format.Cost(*c), true
+		}),
+	} {
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
