@@ -115,7 +115,10 @@ func (s *batchStore) seed() {
 	static := func(status, endpoint, model string, created time.Time, total, done, failed int, gen func() []json.RawMessage) *batchRecord {
 		b := &batchRecord{Status: status, Endpoint: endpoint, Model: model, created: created, Total: total, Completed: done, Failed: failed, results: gen}
 		if terminal(status) {
-			b.Finalized = fin(created.Add(37 * time.Minute))
+			// finalized 37 minutes after creation, or, for a batch created
+			// less long ago, a little before now: never in the future
+			took := min(37*time.Minute, now.Sub(created)*9/10)
+			b.Finalized = fin(created.Add(took))
 		}
 		return b
 	}
@@ -235,8 +238,12 @@ func (b *batchRecord) resultsJSON() []json.RawMessage {
 func (b *batchRecord) snapshot(now time.Time) map[string]any {
 	status, done, failed := b.Status, b.Completed, b.Failed
 	var finalized *int64
+	millis := b.CreatedAt > 1e11 // this batch speaks milliseconds
 	if b.Finalized != nil {
 		v := b.Finalized.Unix()
+		if millis {
+			v = b.Finalized.UnixMilli()
+		}
 		finalized = &v
 	}
 	if b.live {
@@ -246,13 +253,16 @@ func (b *batchRecord) snapshot(now time.Time) map[string]any {
 		case frac < 0.1:
 			status, done, failed = "validating", 0, 0
 		case frac < 0.8:
+			// The first n requests are done, and exactly those of them
+			// that the results will show failed: the counts only grow,
+			// and end where the results say.
 			status = "in_progress"
 			n := int(float64(total) * (frac - 0.1) / 0.7)
-			failed = n / 25
+			failed = countFailures(n)
 			done = n - failed
 		case frac < 0.9:
 			status = "finalizing"
-			failed = total / 25
+			failed = countFailures(total)
 			done = total - failed
 		default:
 			status = "completed"
