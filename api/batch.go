@@ -1,11 +1,13 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -379,6 +381,71 @@ func (c *Client) SubmitBatch(ctx context.Context, endpoint, model string, reqs [
 func writeJSON(buf *bytes.Buffer, v any) {
 	b, _ := json.Marshal(v)
 	buf.Write(b)
+}
+
+// LineError is a problem of one line of a JSON Lines submission.
+type LineError struct {
+	Line int
+	Msg  string
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// MaxLineErrors bounds how many problems ReadBatchRequests reports.
+const MaxLineErrors = 100
+
+// ReadBatchRequests reads JSON Lines of {"custom_id": ..., "body": {...}}
+// and returns the requests and every problem by line number (a line that
+// is not a JSON object, a missing or repeated custom_id, a body that is
+// not an object), up to MaxLineErrors. Blank lines are skipped.
+func ReadBatchRequests(r io.Reader) ([]BatchRequest, []*LineError) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	var reqs []BatchRequest
+	var errs []*LineError
+	add := func(line int, format string, a ...any) {
+		if len(errs) < MaxLineErrors {
+			errs = append(errs, &LineError{Line: line, Msg: fmt.Sprintf(format, a...)})
+		}
+	}
+	seen := map[string]int{}
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var rq struct {
+			CustomID *string         `json:"custom_id"`
+			Body     json.RawMessage `json:"body"`
+		}
+		if err := json.Unmarshal(text, &rq); err != nil {
+			add(line, "not a JSON object: %v", err)
+			continue
+		}
+		switch {
+		case rq.CustomID == nil || *rq.CustomID == "":
+			add(line, "custom_id is required")
+			continue
+		case len(rq.Body) == 0 || rq.Body[0] != '{':
+			add(line, "body must be a JSON object")
+			continue
+		}
+		if prev, dup := seen[*rq.CustomID]; dup {
+			add(line, "custom_id %q repeats line %d", *rq.CustomID, prev)
+			continue
+		}
+		seen[*rq.CustomID] = line
+		reqs = append(reqs, BatchRequest{CustomID: *rq.CustomID, Body: append(json.RawMessage(nil), rq.Body...)})
+	}
+	if err := sc.Err(); err != nil {
+		add(line+1, "reading: %v", err)
+	}
+	if len(reqs) == 0 && len(errs) == 0 {
+		add(0, "the file holds no requests")
+	}
+	return reqs, errs
 }
 
 // ValidateBatchSubmission checks a submission without sending it.

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -436,8 +435,8 @@ func (a *app) batchSubmit() *cobra.Command {
 	return c
 }
 
-// readRequests reads JSON Lines, refusing a line with no custom_id or a
-// repeated one by its line number.
+// readRequests reads JSON Lines, refusing the file with every problem
+// named by its line number.
 func (a *app) readRequests(name string) ([]api.BatchRequest, error) {
 	var r io.Reader = a.io.In
 	if name != "-" {
@@ -448,41 +447,16 @@ func (a *app) readRequests(name string) ([]api.BatchRequest, error) {
 		defer f.Close()
 		r = f
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	var reqs []api.BatchRequest
-	seen := map[string]int{}
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
+	reqs, errs := api.ReadBatchRequests(r)
+	if len(errs) > 0 {
+		parts := make([]string, len(errs))
+		for i, e := range errs {
+			parts[i] = e.Error()
 		}
-		var rq struct {
-			CustomID *string         `json:"custom_id"`
-			Body     json.RawMessage `json:"body"`
+		if len(errs) == 1 && errs[0].Line == 0 {
+			return nil, inputErrorf("%s holds no requests", name)
 		}
-		if err := json.Unmarshal([]byte(text), &rq); err != nil {
-			return nil, inputErrorf("%s line %d: not a JSON object: %v", name, line, err)
-		}
-		if rq.CustomID == nil || *rq.CustomID == "" {
-			return nil, inputErrorf("%s line %d: custom_id is required", name, line)
-		}
-		if prev, dup := seen[*rq.CustomID]; dup {
-			return nil, inputErrorf("%s line %d: custom_id %q repeats line %d", name, line, *rq.CustomID, prev)
-		}
-		if len(rq.Body) == 0 || rq.Body[0] != '{' {
-			return nil, inputErrorf("%s line %d: body must be a JSON object", name, line)
-		}
-		seen[*rq.CustomID] = line
-		reqs = append(reqs, api.BatchRequest{CustomID: *rq.CustomID, Body: rq.Body})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, inputErrorf("reading %s: %v", name, err)
-	}
-	if len(reqs) == 0 {
-		return nil, inputErrorf("%s holds no requests", name)
+		return nil, inputErrorf("%s: %s", name, strings.Join(parts, "; "))
 	}
 	return reqs, nil
 }
