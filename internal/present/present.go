@@ -6,7 +6,9 @@
 package present
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -228,4 +230,93 @@ func Ranking(os []api.Outcome) []string {
 		}
 	}
 	return out
+}
+
+// CostDetailParts labels a cost_details object: each member a label and
+// its amount ("upstream total", "$0.0012"); members that are null are
+// left out, and a member that is not a number is shown as sent.
+func CostDetailParts(raw json.RawMessage) [][2]string {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out [][2]string
+	for _, k := range keys {
+		v := m[k]
+		if string(v) == "null" {
+			continue
+		}
+		label := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(k, "upstream_inference_"), "upstream_"), "_", " ")
+		if strings.HasPrefix(k, "upstream") {
+			label = "upstream " + strings.TrimSuffix(label, " cost")
+		}
+		var f float64
+		if json.Unmarshal(v, &f) == nil {
+			out = append(out, [2]string{label, format.Cost(f)})
+		} else {
+			out = append(out, [2]string{label, string(v)})
+		}
+	}
+	return out
+}
+
+// Estimate renders a cost estimate made before sending; the caller
+// labels it as one ("estimate", "estimated before").
+func Estimate(e api.Estimate) string {
+	if e.Routed {
+		return "the price is that of the model the router picks"
+	}
+	about := func(c float64) string {
+		s := format.Cost(c)
+		if strings.HasPrefix(s, "<") {
+			return s
+		}
+		return "~" + s
+	}
+	var parts []string
+	if e.InputKnown {
+		parts = append(parts, "input "+about(e.Input)+" (~"+format.Plural(e.InputTokens, "token", "tokens")+")")
+	}
+	if e.MaxOutputKnown {
+		parts = append(parts, "output at most "+format.Cost(e.MaxOutput)+" ("+format.Int(int(e.MaxOutputTokens))+" tokens)")
+	}
+	if len(parts) == 0 {
+		return "no price known for this model"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// GenerationLine is a generation record on one line: provider, latency,
+// generation time, native tokens and total cost.
+func GenerationLine(g *api.Generation) string {
+	var parts []string
+	if g.ProviderName != nil && *g.ProviderName != "" {
+		parts = append(parts, "provider "+*g.ProviderName)
+	}
+	ms := func(p *float64) string { return format.Seconds(time.Duration(*p * float64(time.Millisecond))) }
+	if g.Latency != nil {
+		parts = append(parts, "latency "+ms(g.Latency))
+	}
+	if g.GenerationTime != nil {
+		parts = append(parts, "generation "+ms(g.GenerationTime))
+	}
+	n := func(p *int64) string {
+		if p == nil {
+			return "?"
+		}
+		return format.Int(int(*p))
+	}
+	if g.NativeTokensPrompt != nil || g.NativeTokensCompletion != nil {
+		parts = append(parts, "native tokens "+n(g.NativeTokensPrompt)+" in / "+n(g.NativeTokensCompletion)+" out / "+n(g.NativeTokensReasoning)+" reasoning")
+	}
+	if g.TotalCost != nil {
+		parts = append(parts, "total "+format.Cost(*g.TotalCost))
+	}
+	parts = append(parts, g.ID)
+	return strings.Join(parts, " · ")
 }
