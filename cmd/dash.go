@@ -13,6 +13,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/config"
 	"github.com/gwdash/gwdash/internal/gateway"
+	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/ui"
 	"github.com/muesli/termenv"
 )
@@ -29,6 +30,7 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 		}
 	}
 	state, _ := config.StateDir(a.env)
+	cache, _ := config.CacheDir(a.env)
 	ws := a.flags.Workspace
 	if ws == "" {
 		ws = cfg.WorkspaceID
@@ -37,22 +39,22 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 		return ui.Options{}, inputErrorf("workspace %q must be a UUID", ws)
 	}
 	// Colours: NO_COLOR turns them off; the theme setting can pin the
-	// background instead of asking the terminal.
+	// background instead of asking the terminal. The renderer is the
+	// dashboard's own, so nothing global changes.
+	r := lipgloss.NewRenderer(a.io.Out)
 	if a.env("NO_COLOR") != "" {
-		lipgloss.SetColorProfile(termenv.Ascii)
+		r.SetColorProfile(termenv.Ascii)
 	}
-	var dark bool
 	switch cfg.Theme {
 	case "dark":
-		dark = true
-		lipgloss.SetHasDarkBackground(true)
+		r.SetHasDarkBackground(true)
 	case "light":
-		lipgloss.SetHasDarkBackground(false)
+		r.SetHasDarkBackground(false)
 	default: // auto: ask the terminal once, before the program owns the input
-		dark = lipgloss.HasDarkBackground()
+		r.SetHasDarkBackground(r.HasDarkBackground())
 	}
-	return ui.Options{Client: client, Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
-		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, StateDir: state, DarkBackground: dark}, nil
+	return ui.Options{Client: ui.FromAPI(client, cache), Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
+		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, Record: record.Open(state), Renderer: r}, nil
 }
 
 // dashboard opens the Bubble Tea dashboard.
@@ -71,14 +73,15 @@ func (a *app) dashboardDemo(ctx context.Context, cfg *config.Resolved, client *a
 		return err
 	}
 	opts.Demo = true
-	if opts.BatchID == "" {
-		opts.BatchID = srv.SeedID(gateway.SeedRunning)
-	}
-	for _, s := range srv.Seeds() {
-		opts.SuggestedBatches = append(opts.SuggestedBatches, ui.Suggestion{ID: s.ID, About: s.About})
-	}
 	opts.SuggestedModels = gateway.DemoModels
-	opts.StateDir = "" // the demo's ids change every run: remember nothing
+	// The demo's ids change every run: its record lives and dies with it.
+	dir, err := os.MkdirTemp("", "gwdash-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	opts.Record = record.Open(dir)
+	opts.Client = ui.FromAPI(client, "")
 	return a.runUI(ctx, opts)
 }
 

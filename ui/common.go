@@ -1,32 +1,87 @@
 // Package ui is gwdash's Bubble Tea dashboard: a shell with three views
 // (batches, playground, destinations). See README.md in this folder for the
-// rules every view follows.
+// shape every view has and the rules it follows.
 package ui
 
 import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-// Gateway is what the views need of the API client; *api.Client
-// implements it and tests may substitute their own.
-type Gateway interface {
-	GetBatch(ctx context.Context, id string) (*api.Batch, error)
-	CreateResponse(ctx context.Context, req api.ResponseRequest) (*api.Response, error)
-	StreamResponse(ctx context.Context, req api.ResponseRequest) (*api.Stream, error)
-	ListDestinations(ctx context.Context, o api.ListOptions) (*api.DestinationPage, error)
-	UpdateDestination(ctx context.Context, id string, p api.DestinationPatch) (*api.Destination, error)
-	HasManagementKey() bool
+// Client is what the views need of the API client. FromAPI adapts an
+// *api.Client; tests give fakes.
+type Client interface {
 	Host() string
+	BaseURL() string
+	HasAPIKey() bool
+	HasManagementKey() bool
+
+	ListBatches(ctx context.Context, o api.BatchListOptions) (*api.BatchPage, error)
+	GetBatchData(ctx context.Context, id string) (*api.BatchData, error)
+	DeleteBatch(ctx context.Context, id string) error
+	SubmitBatch(ctx context.Context, endpoint, model string, reqs []api.BatchRequest) (*api.Batch, error)
+
+	CreateResponse(ctx context.Context, req api.ResponseRequest) (*api.Response, error)
+	OpenStream(ctx context.Context, req api.ResponseRequest) (Stream, error)
+	Models(ctx context.Context, refresh bool) (*api.Catalogue, error)
+	Key(ctx context.Context) (*api.KeyInfo, error)
+	WaitGeneration(ctx context.Context, id string) (*api.Generation, error)
+
+	ListDestinations(ctx context.Context, o api.ListOptions) (*api.DestinationPage, error)
+	GetDestination(ctx context.Context, id string) (*api.Destination, error)
+	CreateDestination(ctx context.Context, d api.DestinationCreate) (*api.Destination, error)
+	UpdateDestination(ctx context.Context, id string, p api.DestinationPatch) (*api.Destination, error)
+	DeleteDestination(ctx context.Context, id string) error
+
+	Explain404(ctx context.Context, err error) error
+}
+
+// Stream is an open streamed answer; *api.Stream is one.
+type Stream interface {
+	Next() (api.Event, error)
+	Outcome() api.Outcome
+	Close() error
+}
+
+// apiClient adapts *api.Client to Client.
+type apiClient struct {
+	*api.Client
+	cacheDir string
+}
+
+// FromAPI adapts an API client; the models catalogue is cached in
+// cacheDir ("" caches nothing).
+func FromAPI(c *api.Client, cacheDir string) Client { return apiClient{Client: c, cacheDir: cacheDir} }
+
+func (c apiClient) OpenStream(ctx context.Context, req api.ResponseRequest) (Stream, error) {
+	s, err := c.StreamResponse(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (c apiClient) Models(ctx context.Context, refresh bool) (*api.Catalogue, error) {
+	return c.CachedModels(ctx, api.CataloguePath(c.cacheDir, strings.TrimRight(c.BaseURL(), "/")), refresh)
+}
+
+func (c apiClient) Key(ctx context.Context) (*api.KeyInfo, error) {
+	k, _, err := c.Client.Key(ctx)
+	return k, err
 }
 
 // Options configure the dashboard.
 type Options struct {
-	Client   Gateway
+	Client   Client
 	Profile  string
 	Demo     bool
 	View     string // batches, playground, destinations
@@ -37,38 +92,43 @@ type Options struct {
 	Workspace string
 	// Poll tunes batch polling (the interval comes from poll_interval).
 	Poll api.PollOptions
-	// StateDir keeps recent batch ids and models ("" = nothing is kept).
-	StateDir string
-	// ExportDir is where exports and saved conversations go ("" = cwd).
+	// Record remembers batches, destinations and models on this machine
+	// (nil remembers nothing).
+	Record *record.Store
+	// ExportDir is where exports and saved conversations go by default
+	// ("" = the working directory); the path can be changed before writing.
 	ExportDir string
-	// Suggestions shown in the batch opener and the model field.
-	SuggestedBatches []Suggestion
-	SuggestedModels  []string
-	// Clipboard receives copied text (OSC 52 by default).
+	// SuggestedModels are offered when no catalogue is.
+	SuggestedModels []string
+	// Clipboard receives copied text; nil sends OSC 52 to the terminal.
 	Clipboard func(string) error
 	// Now is the clock (tests pin it).
 	Now func() time.Time
-	// DarkBackground picks the markdown style.
+	// Renderer draws the styles (nil: lipgloss's default); DarkBackground
+	// picks the markdown style when Renderer is nil.
+	Renderer       *lipgloss.Renderer
 	DarkBackground bool
 	// Log receives a debug log (never keys: the UI holds none); nil
 	// discards it.
 	Log *slog.Logger
+	// Tick schedules a message after a delay (nil: tea.Tick). State tests
+	// replace it, so that no test waits on a clock.
+	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
-
-// Suggestion is a batch id with a few words on it.
-type Suggestion struct{ ID, About string }
 
 // common is the small shared state every view gets by pointer: sizes,
 // styles, keys, client, options. Only the root's Update writes it.
 type common struct {
 	opts   Options
-	client Gateway
+	client Client
 	styles Styles
-	global GlobalKeys
+	keys   GlobalKeys
 	width  int
 	height int
 	ctx    context.Context
 	cancel context.CancelFunc
+	record *record.Store
+	base   string // the gateway, as the record names it
 }
 
 func (c *common) log() *slog.Logger {
@@ -80,6 +140,14 @@ func (c *common) log() *slog.Logger {
 
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// tick is tea.Tick, or the test's replacement.
+func (c *common) tick(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	if c.opts.Tick != nil {
+		return c.opts.Tick(d, fn)
+	}
+	return tea.Tick(d, fn)
+}
+
 func (c *common) now() time.Time {
 	if c.opts.Now != nil {
 		return c.opts.Now()
@@ -87,11 +155,49 @@ func (c *common) now() time.Time {
 	return time.Now()
 }
 
-// noticeMsg asks the shell to show a notice (or an error) in the status bar.
+// noticeMsg asks the shell to show a notice (it fades) or an error (it
+// stays until dismissed or replaced) in the status bar.
 type noticeMsg struct {
 	text string
 	err  bool
+	// fixed clears the error shown: what it was about is put right.
+	fixed bool
 }
 
 func notice(text string) noticeMsg     { return noticeMsg{text: text} }
 func failNotice(text string) noticeMsg { return noticeMsg{text: text, err: true} }
+
+// say returns a Cmd that shows a notice.
+func say(text string) tea.Cmd { return msgCmd(notice(text)) }
+
+// sayFixed shows a notice and clears the error shown, whose cause the
+// user has just put right (a form that now validates).
+func sayFixed(text string) tea.Cmd { return msgCmd(noticeMsg{text: text, fixed: true}) }
+
+// fail returns a Cmd that shows an error.
+func fail(text string) tea.Cmd { return msgCmd(failNotice(text)) }
+
+func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
+
+// creditsStaleMsg asks the shell to read the key's credit again (after an
+// answer, or a 402).
+type creditsStaleMsg struct{}
+
+// describeErr renders an error for a screen: status, code, message and
+// what to do where known. The text is the server's: callers draw it
+// through textsafe (line cells) or the frame filter.
+func describeErr(err error) string {
+	var ae *api.APIError
+	var wt *api.WaitTooLongError
+	if asErr(err, &ae) && !asErr(err, &wt) {
+		s := ae.Error()
+		if h := ae.Hint(); h != "" {
+			s += " — " + h
+		}
+		return textsafe.Line(s)
+	}
+	if err == context.Canceled {
+		return "stopped"
+	}
+	return textsafe.Line(err.Error())
+}

@@ -13,10 +13,12 @@ import (
 
 // panicky is a gateway whose Host panics: the header calls it on every
 // frame.
-type panicky struct{ Gateway }
+type panicky struct{ Client }
 
 func (panicky) Host() string           { panic("boom in the header") }
+func (panicky) BaseURL() string        { return "https://gw.test/api/v1" }
 func (panicky) HasManagementKey() bool { return true }
+func (panicky) HasAPIKey() bool        { return false }
 
 type lockedBuf struct {
 	mu sync.Mutex

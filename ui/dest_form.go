@@ -1,346 +1,193 @@
 package ui
 
+// The destination editor: the edit form, the create form, and the toggle,
+// which share the way a change is made: build it (every problem placed
+// beside its field), review exactly what is sent, read the destination
+// again, and if someone else changed it meanwhile, show the three
+// versions and ask (dest_review.go). A failed save keeps the edits.
+
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
-	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-type fieldKind int
+type editorKind int
 
 const (
-	fieldText fieldKind = iota
-	fieldBool
-	fieldRegions
-	fieldKeys
-	fieldConfig
-	fieldRules
+	editUpdate editorKind = iota
+	editCreate
+	editToggle
 )
 
-// formField is one editable member of a destination.
-type formField struct {
-	name   string // PATCH member (config members: "config.<member>")
-	label  string
-	rule   string
-	kind   fieldKind
-	input  textinput.Model
-	on     bool             // fieldBool, and "all keys" for fieldKeys
-	picks  map[string]bool  // fieldRegions
-	pick   int              // focused option of fieldRegions
-	secret bool             // a masked config member
-	masked string           // the masked value the server sent
-	rules  *api.FilterRules // fieldRules: the edited rules (nil = none)
-	err    string           // validation or server message
-}
+type editorStage int
 
-// destForm edits one destination; it keeps the user's edits after any
-// failure.
-type destForm struct {
-	orig    api.Destination
-	fields  []*formField
-	editor  *rulesEditor // open while filter rules are edited
-	idx     int
-	review  bool
-	sending bool
-	patch   api.DestinationPatch
-}
+const (
+	stageForm editorStage = iota
+	stageReview
+	stageChecking
+	stageConflict
+	stageSending
+)
 
 var regionOrder = []string{"global", "europe", "us"}
 
-// knownLabels label config members of known types; other types get a
-// generic editor of whatever members they have.
-var knownLabels = map[string]map[string]string{
-	"langfuse": {"baseUrl": "Base URL", "publicKey": "Public key", "secretKey": "Secret key"},
-	"datadog":  {"apiKey": "API key", "mlApp": "ML app", "url": "Site URL"},
-	"webhook":  {"url": "URL", "method": "HTTP method", "headers": "Headers (JSON)"},
-	"s3":       {"accessKeyId": "Access key id", "secretAccessKey": "Secret access key", "bucketName": "Bucket", "pathTemplate": "Path template", "prefix": "Prefix", "region": "Region", "endpoint": "Endpoint", "sessionToken": "Session token"},
+type destEditor struct {
+	c     *common
+	kind  editorKind
+	stage editorStage
+	orig  api.Destination // as loaded (edit, toggle)
+	typ   string          // the type (create)
+	spec  api.DestinationType
+	known bool
+	form  *form
+	rules *rulesEditor
+	// rulesValue is the filter rules as edited (nil: none).
+	rulesValue *api.FilterRules
+	patch      api.DestinationPatch
+	create     api.DestinationCreate
+	now        *api.Destination // the server's version, on conflict
+	discard    *confirmPrompt
+	rk         ReviewKeys
+	scroll     listNav
+	w, h       int
 }
 
-func newDestForm(d api.Destination) *destForm {
-	f := &destForm{orig: d}
-	text := func(name, label, rule, value string) *formField {
-		return &formField{name: name, label: label, rule: rule, kind: fieldText, input: newInput("", "", 2048, value)}
+const keysAll, keysOnly = "all keys", "only these hashes"
+
+// commonFields are the fields every destination has, after name.
+func commonFields(d api.Destination, create bool) []*formField {
+	var fs []*formField
+	for _, b := range api.DestinationBools {
+		if create && b.Create == nil {
+			continue
+		}
+		on := b.Get(&d)
+		fs = append(fs, boolField(b.Name, b.Label, b.About, on))
 	}
-	boolean := func(name, label, rule string, v bool) *formField {
-		return &formField{name: name, label: label, rule: rule, kind: fieldBool, on: v}
+	fs = append(fs, textField("sampling_rate", "sampling rate", "0.0001 to 1 (or 0.01% to 100%)", strconv.FormatFloat(d.SamplingRate, 'f', -1, 64)))
+	if !create {
+		fs = append(fs, multiField("regions", "regions", "←/→ choose, space toggles; at least one", regionOrder, sortedRegions(d.Regions)))
 	}
+	mode := keysAll
+	if d.APIKeyHashes != nil {
+		mode = keysOnly
+	}
+	fs = append(fs, choiceField("api_key_hashes.mode", "key allowlist", "←/→: all keys, or only the hashes below", []string{keysAll, keysOnly}, mode),
+		textField("api_key_hashes", "allowed key hashes", "comma-separated; used with “only these hashes”", strings.Join(d.APIKeyHashes, ", ")),
+		&formField{name: "filter_rules", label: "filter rules", hint: "enter edits the groups of rules", kind: fieldAction, summary: orText(rulesToText(d.FilterRules), "none (null)")})
+	return fs
+}
+
+// configField is the field of one config member: a secret masked while
+// typed (the masked value it has stays untouched unless replaced), a
+// string, or a JSON value.
+func configField(member, label string, value any, secret, required bool) *formField {
+	name := "config." + member
+	switch v := value.(type) {
+	case string:
+		if secret || api.IsMasked(v) {
+			f := secretField(name, label, "secret: masked while typed (ctrl+r shows it)")
+			if v != "" {
+				f.input.Placeholder = textsafe.Line(v) + " (unchanged; type to replace)"
+				f.hint = "secret: stays untouched unless you type a new value (ctrl+r shows it)"
+			}
+			f.required = required
+			return f
+		}
+		f := textField(name, label, "", v)
+		f.required = required
+		return f
+	case nil:
+		if secret {
+			f := secretField(name, label, "secret: masked while typed (ctrl+r shows it)")
+			f.required = required
+			return f
+		}
+		f := textField(name, label, "", "")
+		f.required = required
+		return f
+	}
+	b, _ := json.Marshal(value)
+	f := textField(name, label, "a JSON value", string(b))
+	f.required = required
+	return f
+}
+
+func newEditEditor(c *common, d api.Destination) *destEditor {
+	e := &destEditor{c: c, kind: editUpdate, orig: d, rulesValue: d.FilterRules, rk: DefaultReviewKeys()}
+	e.spec, e.known = api.TypeSpec(d.Type)
 	name := ""
 	if d.Name != nil {
 		name = *d.Name
 	}
-	f.fields = append(f.fields,
-		text("name", "name", "any text", name),
-		boolean("enabled", "enabled", "space toggles", d.Enabled),
-		text("sampling_rate", "sampling rate", "0.0001 to 1 (or 0.01% to 100%)", strconv.FormatFloat(d.SamplingRate, 'f', -1, 64)),
-	)
-	picks := map[string]bool{}
-	for _, r := range api.NormalizeRegions(d.Regions) {
-		picks[r] = true
-	}
-	f.fields = append(f.fields, &formField{name: "regions", label: "regions", rule: "←/→ choose, space toggles; at least one", kind: fieldRegions, picks: picks},
-		boolean("privacy_mode", "privacy mode", "on: only metadata is forwarded", d.PrivacyMode),
-		boolean("broadcast_generation_cost", "broadcast cost", "cost and billing metadata", d.BroadcastGenerationCost),
-		boolean("broadcast_generation_cost_allocation", "cost allocation", "per-token-kind allocation (beta)", d.BroadcastGenerationCostAllocation),
-		boolean("broadcast_generation_identity", "broadcast identity", "identity metadata", d.BroadcastGenerationIdentity),
-		boolean("broadcast_generation_request_context", "request context", "request-context metadata", d.BroadcastGenerationRequestContext),
-	)
-	keys := text("api_key_hashes", "key allowlist", "space: all keys ↔ list; list = comma-separated hashes, ≥1", strings.Join(d.APIKeyHashes, ", "))
-	keys.kind, keys.on = fieldKeys, d.APIKeyHashes == nil
-	rules := &formField{name: "filter_rules", label: "filter rules", rule: "enter edits the groups of rules", kind: fieldRules, rules: d.FilterRules}
-	f.fields = append(f.fields, keys, rules)
-	labels := knownLabels[d.Type]
+	fields := []*formField{textField("name", "name", "any text", name)}
+	fields = append(fields, commonFields(d, false)...)
 	for _, k := range d.ConfigKeys() {
-		v := d.Config[k]
-		label := k
-		if l, ok := labels[k]; ok {
-			label = l
-		}
-		ff := text("config."+k, label, "config member", "")
-		switch val := v.(type) {
-		case string:
-			if api.IsMasked(val) {
-				ff.secret, ff.masked = true, val
-				ff.input.Placeholder = val + " (unchanged; type to replace)"
-				ff.rule = "secret: stays untouched unless you type a new value"
-			} else {
-				ff.input.SetValue(val)
-			}
-		default:
-			b, _ := json.Marshal(val)
-			ff.input.SetValue(string(b))
-			ff.rule = "JSON value"
-		}
-		ff.kind = fieldConfig
-		f.fields = append(f.fields, ff)
+		fields = append(fields, configField(k, textsafe.Line(k), d.Config[k], e.known && e.spec.IsSecret(k) || !e.known && api.IsSecretMember(k), false))
 	}
-	f.focus()
-	return f
+	e.form = newForm(fields...)
+	e.form.readOnly = c.opts.ReadOnly
+	return e
 }
 
-func (f *destForm) current() *formField { return f.fields[f.idx] }
-
-func (f *destForm) focus() {
-	for i, fl := range f.fields {
-		if i == f.idx && (fl.kind == fieldText || fl.kind == fieldConfig || fl.kind == fieldKeys && !fl.on) {
-			fl.input.Focus()
-		} else {
-			fl.input.Blur()
+func newCreateEditor(c *common, typ string) *destEditor {
+	e := &destEditor{c: c, kind: editCreate, typ: typ, rk: DefaultReviewKeys()}
+	e.spec, e.known = api.TypeSpec(typ)
+	blank := api.Destination{Enabled: true, SamplingRate: 1}
+	fields := []*formField{textField("name", "name", "required", "")}
+	fields[0].required = true
+	if e.known {
+		for _, m := range e.spec.Required {
+			fields = append(fields, configField(m, m, nil, e.spec.IsSecret(m), true))
 		}
+		for _, m := range e.spec.Optional {
+			f := configField(m, m, nil, e.spec.IsSecret(m), false)
+			if vals := e.spec.Values[m]; len(vals) > 0 {
+				f.hint = "one of " + strings.Join(vals, ", ")
+			}
+			fields = append(fields, f)
+		}
+		fields = append(fields, textField("config.headers", "headers", "optional JSON object of extra HTTP headers", ""))
+	} else {
+		fields = append(fields, textField("config", "config (JSON)", "the type's members as a JSON object", "{}"))
 	}
+	fields = append(fields, commonFields(blank, true)...)
+	e.form = newForm(fields...)
+	e.form.base = make([]string, len(e.form.fields)) // any value typed is an edit
+	return e
 }
 
-func (f *destForm) move(d int) {
-	f.idx = (f.idx + d + len(f.fields)) % len(f.fields)
-	f.focus()
+func newToggleEditor(c *common, d api.Destination, p api.DestinationPatch) *destEditor {
+	return &destEditor{c: c, kind: editToggle, orig: d, patch: p, stage: stageChecking, rk: DefaultReviewKeys()}
 }
 
-// key handles a key in the form; it reports whether the key was used.
-func (f *destForm) key(msg tea.KeyMsg) (tea.Cmd, bool) {
-	fl := f.current()
-	if f.editor != nil {
-		cmd, done := f.editor.key(msg)
-		if done {
-			fl.rules, f.editor = f.editor.rules(), nil
-			f.validate()
-		}
-		return cmd, true
-	}
-	switch fl.kind {
-	case fieldRules:
-		if msg.Type == tea.KeyEnter {
-			f.editor = newRulesEditor(fl.rules)
-			return nil, true
-		}
-		return nil, false
-	case fieldBool:
-		if msg.String() == " " || msg.Type == tea.KeySpace {
-			fl.on = !fl.on
-			return nil, true
-		}
-		return nil, false
-	case fieldRegions:
-		switch msg.Type {
-		case tea.KeyLeft:
-			fl.pick = (fl.pick + len(regionOrder) - 1) % len(regionOrder)
-			return nil, true
-		case tea.KeyRight:
-			fl.pick = (fl.pick + 1) % len(regionOrder)
-			return nil, true
-		case tea.KeySpace:
-			r := regionOrder[fl.pick]
-			fl.picks[r] = !fl.picks[r]
-			f.validate()
-			return nil, true
-		}
-		return nil, false
-	case fieldKeys:
-		if msg.Type == tea.KeySpace && (fl.on || fl.input.Value() == "") {
-			fl.on = !fl.on
-			f.focus()
-			f.validate()
-			return nil, true
-		}
-		if fl.on {
-			return nil, false
+func (e *destEditor) setSize(w, h int) {
+	e.w, e.h = w, h
+	if e.form != nil {
+		for _, f := range e.form.fields {
+			f.input.Width = max(10, w/2)
 		}
 	}
-	var cmd tea.Cmd
-	fl.input, cmd = fl.input.Update(msg)
-	f.validate()
-	return cmd, true
+	e.scroll.setHeight(max(1, h-5))
 }
-
-func (f *destForm) field(name string) *formField {
-	for _, fl := range f.fields {
-		if fl.name == name {
-			return fl
-		}
-	}
-	return nil
-}
-
-// build turns the form into a patch of only the changed fields; each
-// invalid field gets its error and the first error is returned.
-func (f *destForm) build() (api.DestinationPatch, error) {
-	var p api.DestinationPatch
-	var first error
-	fail := func(fl *formField, msg string) {
-		fl.err = msg
-		if first == nil {
-			first = &api.ValidationError{Field: fl.name, Rule: msg}
-		}
-	}
-	for _, fl := range f.fields {
-		fl.err = ""
-	}
-	o := f.orig
-	if fl := f.field("name"); fl.input.Value() != deref(o.Name, "") {
-		v := fl.input.Value()
-		p.Name = &v
-	}
-	bools := []struct {
-		name string
-		orig bool
-		dst  **bool
-	}{
-		{"enabled", o.Enabled, &p.Enabled}, {"privacy_mode", o.PrivacyMode, &p.PrivacyMode},
-		{"broadcast_generation_cost", o.BroadcastGenerationCost, &p.BroadcastGenerationCost},
-		{"broadcast_generation_cost_allocation", o.BroadcastGenerationCostAllocation, &p.BroadcastGenerationCostAllocation},
-		{"broadcast_generation_identity", o.BroadcastGenerationIdentity, &p.BroadcastGenerationIdentity},
-		{"broadcast_generation_request_context", o.BroadcastGenerationRequestContext, &p.BroadcastGenerationRequestContext},
-	}
-	for _, b := range bools {
-		if v := f.field(b.name).on; v != b.orig {
-			*b.dst = &v
-		}
-	}
-	if fl := f.field("sampling_rate"); strings.TrimSpace(fl.input.Value()) != strconv.FormatFloat(o.SamplingRate, 'f', -1, 64) {
-		raw := strings.TrimSpace(fl.input.Value())
-		v, err := strconv.ParseFloat(strings.TrimSuffix(raw, "%"), 64)
-		if strings.HasSuffix(raw, "%") {
-			v /= 100
-		}
-		if err != nil {
-			fail(fl, "must be a number from 0.0001 to 1")
-		} else if verr := api.ValidateSamplingRate(v); verr != nil {
-			fail(fl, "must be 0.0001 to 1 (1 = 100%)")
-		} else if v != o.SamplingRate {
-			p.SamplingRate = &v
-		}
-	}
-	if fl := f.field("regions"); true {
-		var rs []string
-		for _, r := range regionOrder {
-			if fl.picks[r] {
-				rs = append(rs, r)
-			}
-		}
-		if len(rs) == 0 {
-			fail(fl, "pick at least one region: it cannot be cleared")
-		} else if strings.Join(rs, ",") != strings.Join(sortedRegions(o.Regions), ",") {
-			p.Regions = rs
-		}
-	}
-	if fl := f.field("api_key_hashes"); true {
-		hs := format.SplitList(fl.input.Value())
-		switch {
-		case fl.on && o.APIKeyHashes != nil:
-			p.APIKeyHashes = api.Null[[]string]()
-		case !fl.on && len(hs) == 0:
-			fail(fl, "list at least one hash, or switch to all keys (space)")
-		case !fl.on && strings.Join(hs, ",") != strings.Join(o.APIKeyHashes, ","):
-			p.APIKeyHashes = api.Value(hs)
-		}
-	}
-	if fl := f.field("filter_rules"); rulesToText(fl.rules) != rulesToText(o.FilterRules) {
-		switch {
-		case fl.rules == nil:
-			p.FilterRules = api.Null[*api.FilterRules]()
-		default:
-			if verr := fl.rules.Validate(); verr != nil {
-				fail(fl, verr.Error())
-			} else {
-				p.FilterRules = api.Value(fl.rules)
-			}
-		}
-	}
-	for _, fl := range f.fields {
-		if fl.kind != fieldConfig {
-			continue
-		}
-		member := strings.TrimPrefix(fl.name, "config.")
-		val := fl.input.Value()
-		if fl.secret {
-			if val == "" {
-				continue // untouched secret: never sent
-			}
-			if api.IsMasked(val) {
-				fail(fl, "type the real value, not a masked one")
-				continue
-			}
-		} else if orig, ok := o.Config[member].(string); ok && val == orig {
-			continue
-		}
-		var v any = val
-		if _, isString := o.Config[member].(string); !isString && !fl.secret {
-			var j any
-			if err := json.Unmarshal([]byte(val), &j); err != nil {
-				fail(fl, "must be valid JSON")
-				continue
-			}
-			origJSON, _ := json.Marshal(o.Config[member])
-			newJSON, _ := json.Marshal(j)
-			if string(origJSON) == string(newJSON) {
-				continue
-			}
-			v = j
-		}
-		if p.Config == nil {
-			p.Config = map[string]any{}
-		}
-		p.Config[member] = v
-	}
-	return p, first
-}
-
-func (f *destForm) validate() { f.build() }
 
 func sortedRegions(rs []string) []string {
 	n := api.NormalizeRegions(rs)
 	var out []string
 	for _, r := range regionOrder {
-		if slices.Contains(n, r) {
-			out = append(out, r)
+		for _, x := range n {
+			if x == r {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -373,79 +220,170 @@ func rulesToText(fr *api.FilterRules) string {
 	return s
 }
 
-// diffLines shows exactly what the patch sends: old -> new, secrets as
-// "changed".
-func (f *destForm) diffLines(s Styles, p api.DestinationPatch) []string {
-	o := f.orig
-	var out []string
-	add := func(name, old, new string) {
-		out = append(out, fmt.Sprintf("%s %s %s %s", s.Label.Render(fmt.Sprintf("%-38s", name)), s.Error.Render(textsafe.Line(old)), s.Muted.Render("→"), s.Success.Render(textsafe.Line(new))))
+// build turns the form into the change to send; every problem is placed
+// beside its field and returned.
+func (e *destEditor) build() api.FieldErrors {
+	var errs api.FieldErrors
+	add := func(field, rule string) { errs = append(errs, &api.ValidationError{Field: field, Rule: rule}) }
+	f := e.form
+	get := func(n string) *formField { return f.field(n) }
+	var samplingRate *float64
+	raw := strings.TrimSpace(get("sampling_rate").value())
+	if v, err := api.ParseSamplingRate(raw); err != nil {
+		add("sampling_rate", err.(*api.ValidationError).Rule)
+	} else {
+		samplingRate = &v
 	}
-	if p.Name != nil {
-		add("name", deref(o.Name, "(none)"), *p.Name)
+	var hashes api.Nullable[[]string]
+	if get("api_key_hashes.mode").choice() == keysAll {
+		hashes = api.Null[[]string]()
+	} else if hs, err := api.ParseKeyHashes(get("api_key_hashes").value()); err != nil {
+		add("api_key_hashes", "list at least one hash, or choose all keys")
+	} else {
+		hashes = api.Value(hs)
 	}
-	bools := []struct {
-		name string
-		old  bool
-		new  *bool
-	}{
-		{"enabled", o.Enabled, p.Enabled}, {"privacy_mode", o.PrivacyMode, p.PrivacyMode},
-		{"broadcast_generation_cost", o.BroadcastGenerationCost, p.BroadcastGenerationCost},
-		{"broadcast_generation_cost_allocation", o.BroadcastGenerationCostAllocation, p.BroadcastGenerationCostAllocation},
-		{"broadcast_generation_identity", o.BroadcastGenerationIdentity, p.BroadcastGenerationIdentity},
-		{"broadcast_generation_request_context", o.BroadcastGenerationRequestContext, p.BroadcastGenerationRequestContext},
-	}
-	for _, b := range bools {
-		if b.new != nil {
-			add(b.name, fmt.Sprint(b.old), fmt.Sprint(*b.new))
+	if e.rulesValue != nil {
+		if err := e.rulesValue.Validate(); err != nil {
+			var ve *api.ValidationError
+			asErr(err, &ve)
+			add("filter_rules", ve.Error())
 		}
 	}
-	if p.SamplingRate != nil {
-		add("sampling_rate", format.Percent(o.SamplingRate), format.Percent(*p.SamplingRate))
-	}
-	if p.Regions != nil {
-		add("regions", strings.Join(o.Regions, ","), strings.Join(p.Regions, ","))
-	}
-	if p.APIKeyHashes.IsSet() {
-		old := "all keys"
-		if o.APIKeyHashes != nil {
-			old = strings.Join(o.APIKeyHashes, ",")
-		}
-		nw := "all keys (null)"
-		if !p.APIKeyHashes.IsNull() {
-			nw = strings.Join(p.APIKeyHashes.Get(), ",")
-		}
-		add("api_key_hashes", old, nw)
-	}
-	if p.FilterRules.IsSet() {
-		nw := "none (null)"
-		if !p.FilterRules.IsNull() {
-			nw = rulesToText(p.FilterRules.Get())
-		}
-		add("filter_rules", orText(rulesToText(o.FilterRules), "none"), nw)
-	}
-	keys := make([]string, 0, len(p.Config))
-	for k := range p.Config {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if ff := f.field("config." + k); ff != nil && ff.secret {
-			out = append(out, fmt.Sprintf("%s %s", s.Label.Render(fmt.Sprintf("%-38s", "config."+k)), s.Warning.Render("changed (secret)")))
+	cfg := map[string]any{}
+	for _, fl := range f.fields {
+		member, ok := strings.CutPrefix(fl.name, "config.")
+		if !ok {
 			continue
 		}
-		old, _ := json.Marshal(o.Config[k])
-		nw, _ := json.Marshal(p.Config[k])
-		add("config."+k, string(old), string(nw))
+		val := fl.value()
+		if fl.kind == fieldSecret {
+			if val == "" {
+				continue // untouched: never sent
+			}
+			if api.IsMasked(val) {
+				add(fl.name, "type the real value, not a masked one")
+				continue
+			}
+			cfg[member] = val
+			continue
+		}
+		var current any
+		if e.kind == editUpdate {
+			current = e.orig.Config[member]
+		}
+		if e.kind == editCreate && strings.TrimSpace(val) == "" {
+			continue
+		}
+		v, err := api.ParseMemberValue(member, val, current)
+		if err != nil {
+			add(fl.name, err.(*api.ValidationError).Rule)
+			continue
+		}
+		cfg[member] = v
 	}
-	return out
+	if e.kind == editCreate {
+		if fl := f.field("config"); fl != nil { // a type gwdash does not know
+			var m map[string]any
+			if err := json.Unmarshal([]byte(fl.value()), &m); err != nil || m == nil {
+				add("config", "must be a JSON object")
+			}
+			for k, v := range m {
+				cfg[k] = v
+			}
+		}
+		c := api.DestinationCreate{Type: e.typ, Name: strings.TrimSpace(get("name").value()), Config: cfg, WorkspaceID: e.c.opts.Workspace,
+			SamplingRate: samplingRate, FilterRules: e.rulesValue}
+		if !hashes.IsNull() && hashes.IsSet() {
+			c.APIKeyHashes = hashes.Get()
+		}
+		for _, b := range api.DestinationBools {
+			if fl := f.field(b.Name); fl != nil && b.Create != nil {
+				on := fl.on
+				b.Create(&c, &on)
+			}
+		}
+		if verr := c.Validate(); verr != nil {
+			var fe api.FieldErrors
+			if asErr(verr, &fe) {
+				errs = append(errs, fe...)
+			}
+		}
+		e.create = c
+		return e.place(errs)
+	}
+	// An update sends only what changed.
+	o := e.orig
+	var p api.DestinationPatch
+	if v := get("name").value(); v != derefS(o.Name) {
+		p.Name = &v
+	}
+	for _, b := range api.DestinationBools {
+		if on := get(b.Name).on; on != b.Get(&o) {
+			b.Patch(&p, &on)
+		}
+	}
+	if samplingRate != nil && *samplingRate != o.SamplingRate {
+		p.SamplingRate = samplingRate
+	}
+	if rs := get("regions").picked(); len(rs) == 0 {
+		add("regions", "pick at least one region: it cannot be cleared")
+	} else if strings.Join(rs, ",") != strings.Join(sortedRegions(o.Regions), ",") {
+		p.Regions = rs
+	}
+	switch {
+	case hashes.IsNull() && o.APIKeyHashes != nil:
+		p.APIKeyHashes = hashes
+	case hashes.IsSet() && !hashes.IsNull() && strings.Join(hashes.Get(), ",") != strings.Join(o.APIKeyHashes, ","):
+		p.APIKeyHashes = hashes
+	}
+	if rulesToText(e.rulesValue) != rulesToText(o.FilterRules) {
+		if e.rulesValue == nil {
+			p.FilterRules = api.Null[*api.FilterRules]()
+		} else {
+			p.FilterRules = api.Value(e.rulesValue)
+		}
+	}
+	for k, v := range cfg {
+		if jsonEqual(v, o.Config[k]) {
+			delete(cfg, k)
+		}
+	}
+	if len(cfg) > 0 {
+		p.Config = cfg
+	}
+	e.patch = p
+	return e.place(errs)
+}
+
+func (e *destEditor) place(errs api.FieldErrors) api.FieldErrors {
+	rest := e.form.setErrors(errs)
+	for _, r := range rest {
+		// an error naming no field of the form goes on the first field
+		if e.form.fields[0].err == "" {
+			e.form.fields[0].err = r.Error()
+		}
+	}
+	return errs
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func derefS(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // applyServerError puts a 400's message next to the field it names.
-func (f *destForm) applyServerError(msg string) bool {
-	for _, fl := range f.fields {
+func (e *destEditor) applyServerError(msg string) bool {
+	for _, fl := range e.form.fields {
 		member := strings.TrimPrefix(fl.name, "config.")
-		if strings.Contains(msg, fl.name) || fl.kind == fieldConfig && strings.Contains(msg, member) {
+		if strings.Contains(msg, fl.name) || strings.HasPrefix(fl.name, "config.") && strings.Contains(msg, member) {
 			fl.err = textsafe.Line(msg)
 			return true
 		}
@@ -453,75 +391,295 @@ func (f *destForm) applyServerError(msg string) bool {
 	return false
 }
 
-func (f *destForm) view(s Styles, w, h int, readOnly bool) string {
-	var lines []string
-	title := s.Title.Render("Edit "+textsafe.Line(f.orig.DisplayName())) + s.Muted.Render("  "+textsafe.Line(f.orig.Type)+" · "+textsafe.Line(f.orig.ID))
-	lines = append(lines, title)
-	if f.review {
-		p, _ := f.build()
-		lines = append(lines, s.Subtle.Render("This PATCH sends only these fields:"), "")
-		lines = append(lines, f.diffLines(s, p)...)
-		if f.sending {
-			lines = append(lines, "", s.Busy.Render("sending…"))
-		} else {
-			lines = append(lines, "", s.Warning.Render("y send · esc back to the form"))
-		}
-		return strings.Join(lines, "\n")
-	}
-	if f.editor != nil {
-		return title + "\n" + f.editor.view(s, w, h-1)
-	}
-	room := max(1, h-3)
-	start := max(0, min(f.idx-room/2, len(f.fields)-room))
-	for i := start; i < len(f.fields) && i < start+room; i++ {
-		fl := f.fields[i]
-		label := fmt.Sprintf("%-20s", ansi.Truncate(fl.label, 20, "…"))
-		if i == f.idx {
-			label = s.Focused.Render("▸ " + label)
-		} else {
-			label = s.Label.Render("  " + label)
-		}
-		var val string
-		switch fl.kind {
-		case fieldBool:
-			val = map[bool]string{true: s.Success.Render("[x] on"), false: s.Muted.Render("[ ] off")}[fl.on]
-		case fieldRegions:
-			var opts []string
-			for j, r := range regionOrder {
-				box := "[ ]"
-				if fl.picks[r] {
-					box = "[x]"
-				}
-				o := box + " " + r
-				if i == f.idx && j == fl.pick {
-					o = s.Selected.Render(o)
-				}
-				opts = append(opts, o)
+// key handles a key in the editor.
+func (e *destEditor) key(v *destView, msg tea.KeyMsg) tea.Cmd {
+	switch e.stage {
+	case stageReview:
+		switch {
+		case key.Matches(msg, e.rk.Send):
+			if e.kind == editCreate {
+				return e.send(v)
 			}
-			val = strings.Join(opts, "  ")
-		case fieldKeys:
-			if fl.on {
-				val = s.Value.Render("all keys")
-			} else {
-				val = fl.input.View()
+			return e.check(v)
+		case key.Matches(msg, e.rk.Back):
+			e.stage = stageForm
+			return nil
+		}
+		return e.scrollKey(msg)
+	case stageConflict:
+		switch {
+		case key.Matches(msg, e.rk.OnTop):
+			return e.send(v)
+		case key.Matches(msg, e.rk.Reload):
+			if e.now == nil {
+				return nil
 			}
-		case fieldRules:
-			val = s.Value.Render(orText(rulesToText(fl.rules), "none (null)"))
-		default:
-			val = fl.input.View()
+			v.applySaved(e.now)
+			v.apply()
+			v.editor = nil
+			if e.kind == editUpdate {
+				v.editor = newEditEditor(v.c, *e.now)
+				v.editor.setSize(v.w, v.h)
+				return say("reloaded the server's version: your edits were dropped")
+			}
+			return say("reloaded the server's version: nothing was sent")
+		case key.Matches(msg, e.rk.Back):
+			if e.kind == editToggle {
+				v.editor = nil
+				return say("nothing changed")
+			}
+			e.stage = stageForm
+			return say("back to your edits: nothing was sent")
 		}
-		line := label + " " + val
-		line = ansi.Truncate(line, max(10, w*2/3), "…")
-		rule := s.Muted.Render(fl.rule)
-		if fl.err != "" {
-			rule = s.FieldErr.Render("✗ " + fl.err)
+		return e.scrollKey(msg)
+	case stageChecking, stageSending:
+		return nil
+	}
+	if e.discard != nil {
+		_, done, yes := e.discard.key(msg)
+		if done {
+			e.discard = nil
+			if yes {
+				v.editor = nil
+				return say("edits discarded")
+			}
 		}
-		lines = append(lines, ansi.Truncate(line+"  "+rule, w, "…"))
+		return nil
 	}
-	foot := "tab/↑/↓ move · space toggle · ctrl+s review & save · esc close"
-	if readOnly {
-		foot = s.Warning.Render("read-only: changes are disabled") + " · esc close"
+	if e.rules != nil { // the rules editor takes every key until it closes
+		cmd, done := e.rules.key(msg)
+		if done {
+			e.rulesValue, e.rules = e.rules.rules(), nil
+			e.form.field("filter_rules").summary = orText(rulesToText(e.rulesValue), "none (null)")
+			e.build()
+		}
+		return cmd
 	}
-	lines = append(lines, "", s.Muted.Render(foot))
+	k := e.form.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		if e.form.edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules) {
+			e.discard = newConfirm("discard your edits?", "")
+			return nil
+		}
+		v.editor = nil
+		return nil
+	case key.Matches(msg, k.Save):
+		if e.form.readOnly {
+			return v.readOnlyWhy()
+		}
+		if errs := e.build(); len(errs) > 0 {
+			return fail("cannot save: " + e.form.errorSummary())
+		}
+		if e.kind == editUpdate && e.patch.Empty() {
+			return say("nothing changed: no field differs from the destination")
+		}
+		e.stage = stageReview
+		e.scroll = listNav{height: max(1, e.h-5)}
+		return sayFixed("every field is valid")
+	case key.Matches(msg, k.Open) && e.form.current().kind == fieldAction:
+		if e.form.readOnly {
+			return v.readOnlyWhy()
+		}
+		e.rules = newRulesEditor(e.rulesValue)
+		return nil
+	}
+	cmd, changed, used := e.form.key(msg)
+	if changed {
+		e.build()
+	}
+	if !used {
+		if e.form.readOnly {
+			return v.readOnlyWhy()
+		}
+		return unknownKey(msg)
+	}
+	return cmd
+}
+
+func (e *destEditor) scrollKey(msg tea.KeyMsg) tea.Cmd {
+	if e.scroll.key(msg, DefaultListKeys()) {
+		return nil
+	}
+	return unknownKey(msg)
+}
+
+// check reads the destination again before a change is sent.
+func (e *destEditor) check(v *destView) tea.Cmd {
+	e.stage = stageChecking
+	v.seq++
+	client, ctx, id, seq := v.c.client, v.c.ctx, e.orig.ID, v.seq
+	return func() tea.Msg {
+		d, err := client.GetDestination(ctx, id)
+		return destReadMsg{seq: seq, dest: d, err: err}
+	}
+}
+
+// onRead compares the server's version with the one the change was made
+// on: the same, the change is sent; else the three versions are shown.
+func (e *destEditor) onRead(v *destView, msg destReadMsg) tea.Cmd {
+	if msg.err != nil {
+		if e.kind == editToggle {
+			v.editor = nil
+		} else {
+			e.stage = stageForm
+		}
+		return fail("could not read it again before saving (nothing was sent): " + describeErr(msg.err))
+	}
+	if len(api.DiffDestinations(&e.orig, msg.dest)) == 0 {
+		return e.send(v)
+	}
+	e.now = msg.dest
+	e.stage = stageConflict
+	e.scroll = listNav{height: max(1, e.h-5)}
+	return fail("it changed on the server since it was loaded: see the three versions")
+}
+
+// send sends the change; a toggle flips the row at once (rolled back on
+// failure).
+func (e *destEditor) send(v *destView) tea.Cmd {
+	e.stage = stageSending
+	client, ctx := v.c.client, v.c.ctx
+	switch e.kind {
+	case editCreate:
+		c := e.create
+		return func() tea.Msg {
+			d, err := client.CreateDestination(ctx, c)
+			id := ""
+			if d != nil {
+				id = d.ID
+			}
+			return destSavedMsg{op: "create", id: id, dest: d, err: err}
+		}
+	}
+	id, p, before := e.orig.ID, e.patch, e.orig
+	op := "update"
+	v.inflight[id] = true
+	if e.kind == editToggle {
+		op = "toggle"
+		flipped := before
+		flipped.Enabled = !before.Enabled
+		if e.now != nil {
+			flipped = *e.now
+			flipped.Enabled = *p.Enabled
+		}
+		v.applySaved(&flipped)
+		v.apply()
+		v.editor = nil // the toggle needs no screen while it is sent
+	}
+	return func() tea.Msg {
+		d, err := client.UpdateDestination(ctx, id, p)
+		return destSavedMsg{op: op, id: id, dest: d, err: err, before: before}
+	}
+}
+
+// onSaved ends the editor on success, or keeps the edits on failure.
+func (e *destEditor) onSaved(v *destView, msg destSavedMsg) tea.Cmd {
+	if msg.err != nil {
+		e.stage = stageForm
+		if api.StatusOf(msg.err) == 400 {
+			var ae *api.APIError
+			asErr(msg.err, &ae)
+			e.applyServerError(ae.Message)
+		}
+		return fail("not saved (your edits are kept): " + describeErr(msg.err))
+	}
+	v.applySaved(msg.dest)
+	v.c.record.SeeDestinations(v.c.base, *msg.dest)
+	v.apply()
+	v.editor = nil
+	if msg.op == "create" {
+		return say("created '" + msg.dest.DisplayName() + "' (" + textsafe.Line(msg.dest.Type) + "); the list is refreshed")
+	}
+	return say("saved '" + msg.dest.DisplayName() + "'")
+}
+
+// ---- VIEW ----
+
+func (e *destEditor) title(s Styles) string {
+	switch e.kind {
+	case editCreate:
+		return s.Title.Render("New "+textsafe.Line(e.typ)+" destination") + s.Muted.Render("  * marks required members")
+	}
+	return s.Title.Render("Edit "+textsafe.Line(e.orig.DisplayName())) + s.Muted.Render("  "+textsafe.Line(e.orig.Type)+" · "+textsafe.Line(e.orig.ID))
+}
+
+func (e *destEditor) view(s Styles, w, h int) string {
+	switch e.stage {
+	case stageReview:
+		return e.reviewView(s, w, h)
+	case stageConflict:
+		return e.conflictView(s, w, h)
+	case stageChecking:
+		return e.title(s) + "\n\n" + s.Busy.Render("reading it again, to be sure nobody changed it meanwhile…")
+	case stageSending:
+		return e.title(s) + "\n\n" + s.Busy.Render("sending…")
+	}
+	if e.rules != nil {
+		return e.title(s) + "\n" + e.rules.view(s, w, h-1)
+	}
+	lines := []string{e.title(s)}
+	if e.discard != nil {
+		lines = append(lines, e.discard.view(s))
+	} else if e.form.readOnly {
+		lines = append(lines, s.Warning.Render("read-only: changes are disabled · esc closes"))
+	} else {
+		lines = append(lines, s.Muted.Render(e.form.changeLine()))
+	}
+	lines = append(lines, e.form.view(s, w, h-2))
 	return strings.Join(lines, "\n")
+}
+
+// KeyMap is the editor's keys in its stage.
+func (e *destEditor) KeyMap() help.KeyMap {
+	k := e.rk
+	switch {
+	case e.stage == stageReview:
+		return keyMap{short: []key.Binding{k.Send, k.Back}, full: [][]key.Binding{{k.Send, k.Back}}}
+	case e.stage == stageConflict:
+		return keyMap{short: []key.Binding{k.OnTop, k.Reload, k.Back}, full: [][]key.Binding{{k.OnTop, k.Reload, k.Back}}}
+	case e.stage != stageForm:
+		return keyMap{}
+	case e.discard != nil:
+		return e.discard.KeyMap()
+	case e.rules != nil:
+		return e.rules.keys
+	}
+	return e.form.keys
+}
+
+func (e *destEditor) help() string {
+	switch e.stage {
+	case stageReview:
+		return "reviewing what is sent"
+	case stageConflict:
+		return "someone else changed it"
+	}
+	if e.rules != nil {
+		return "editing filter rules"
+	}
+	if e.kind == editCreate {
+		return "creating a destination"
+	}
+	return "editing a destination"
+}
+
+func (e *destEditor) typing() bool {
+	switch {
+	case e.stage != stageForm || e.discard != nil:
+		return false
+	case e.rules != nil:
+		return e.rules.typing()
+	}
+	return e.form.typing()
+}
+
+// sortedKeys is a map's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,15 +1,18 @@
 package ui
 
+// The destinations list: paged with the client's Pager (which says when
+// the list changed while loading), filtered, toggled after a y/N, deleted
+// after the name is typed, and the way into the edit and create forms
+// (dest_form.go) and their review (dest_review.go).
+
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
@@ -21,85 +24,77 @@ const destPageSize = 25
 // ---- MSG ----
 
 type destPageMsg struct {
-	gen    int
-	offset int
-	page   *api.DestinationPage
-	err    error
+	gen  int
+	page *api.DestinationPage
+	err  error
 }
 
-// destSavedMsg is the answer to a PATCH: from the toggle (rollback on
-// failure) or from the form (edits kept on failure).
+// destSavedMsg is the answer to a PATCH, a POST or a DELETE.
 type destSavedMsg struct {
+	op     string // "toggle", "update", "create", "delete"
 	id     string
 	dest   *api.Destination
 	err    error
-	toggle bool
 	before api.Destination
 }
 
+// destReadMsg is a destination read again before a change.
+type destReadMsg struct {
+	seq  int
+	dest *api.Destination
+	err  error
+}
+
 // ---- MODEL ----
-
-type destMode int
-
-const (
-	destList destMode = iota
-	destConfirm
-	destEditing
-	destWorkspace
-	destFilter
-)
 
 type destView struct {
 	c    *common
 	keys DestKeys
 	w, h int
-	mode destMode
 
 	gen      int
 	rows     []api.Destination
+	pager    *api.Pager
 	total    int
+	more     bool
+	stopped  error
 	loading  bool
 	loaded   bool
 	err      error
-	cursor   int
-	offset   int
-	filter   string
-	finput   textinput.Model
-	wsinput  textinput.Model
+	updated  time.Time
+	nav      listNav
+	view     []int
+	tbl      table
+	filter   filterLine
 	work     string
-	confirm  *api.Destination
-	form     *destForm
+	ws       textinput.Model
+	editWS   bool
+	confirm  *confirmPrompt
 	inflight map[string]bool
+
+	editor *destEditor
+	types  *typePicker
+	seq    int
 }
 
 func newDestView(c *common) *destView {
-	fi := newInput("/ ", "name or type contains…", 256, "")
-	wi := newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, "")
-	return &destView{c: c, keys: DefaultDestKeys(), finput: fi, wsinput: wi, work: c.opts.Workspace, inflight: map[string]bool{}}
+	v := &destView{c: c, keys: DefaultDestKeys(), work: c.opts.Workspace, inflight: map[string]bool{},
+		filter: newFilterLine("name or type contains…"),
+		ws:     newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, ""),
+		tbl: newTable(
+			column{title: "NAME", keep: 2, min: 8},
+			column{title: "TYPE", keep: 8, max: 16},
+			column{title: "ENABLED", keep: 9, max: 8},
+			column{title: "SAMPLING", keep: 6, max: 9, right: true},
+			column{title: "REGIONS", keep: 5, max: 22},
+			column{title: "PRIVACY", keep: 3, max: 7},
+			column{title: "KEYS", keep: 4, max: 9},
+			column{title: "UPDATED", keep: 1, max: 10, right: true},
+		)}
+	return v
 }
 
-func (v *destView) Init() tea.Cmd {
-	if v.c.opts.View == "destinations" {
-		return v.reload()
-	}
-	return nil
-}
-
-func (v *destView) Capturing() bool {
-	return v.mode == destWorkspace || v.mode == destFilter || v.mode == destEditing || v.mode == destConfirm
-}
-
-func (v *destView) Stop() { v.gen++ }
-
-func (v *destView) Busy() string {
-	switch {
-	case v.loading:
-		return "loading destinations"
-	case len(v.inflight) > 0:
-		return "saving"
-	}
-	return ""
-}
+func (v *destView) Init() tea.Cmd { return nil }
 
 func (v *destView) needsKey() bool { return v.c.client != nil && !v.c.client.HasManagementKey() }
 
@@ -110,22 +105,31 @@ func (v *destView) reload() tea.Cmd {
 		return nil
 	}
 	v.gen++
-	v.rows, v.total, v.err, v.cursor, v.offset = nil, 0, nil, 0, 0
-	return v.loadPage(0)
+	v.rows, v.total, v.err, v.stopped, v.more = nil, 0, nil, nil, false
+	v.pager = api.NewPager()
+	v.nav = listNav{height: v.nav.height}
+	v.apply()
+	return v.loadPage()
 }
 
-func (v *destView) loadPage(offset int) tea.Cmd {
+func (v *destView) loadPage() tea.Cmd {
 	v.loading = true
-	client, ctx, gen, ws := v.c.client, v.c.ctx, v.gen, v.work
+	client, ctx, gen, ws, offset := v.c.client, v.c.ctx, v.gen, v.work, v.pager.Rows()
 	return func() tea.Msg {
 		p, err := client.ListDestinations(ctx, api.ListOptions{Offset: offset, Limit: destPageSize, WorkspaceID: ws})
-		return destPageMsg{gen: gen, offset: offset, page: p, err: err}
+		return destPageMsg{gen: gen, page: p, err: err}
 	}
 }
 
 // ---- UPDATE ----
 
 func (v *destView) Update(msg tea.Msg) tea.Cmd {
+	cmd := v.update(msg)
+	v.layout()
+	return cmd
+}
+
+func (v *destView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case focusMsg:
 		if msg.view == viewDestinations && !v.loaded && !v.loading {
@@ -135,37 +139,19 @@ func (v *destView) Update(msg tea.Msg) tea.Cmd {
 		if msg.gen != v.gen {
 			return nil
 		}
-		v.loading, v.loaded = false, true
-		if msg.err != nil {
-			v.err = msg.err
-			if s := api.StatusOf(msg.err); s == 401 || s == 403 {
-				return nil
-			}
-			return msgCmd(failNotice("destinations: " + describeErr(msg.err)))
-		}
-		v.err = nil
-		seen := map[string]bool{}
-		for _, d := range v.rows {
-			seen[d.ID] = true
-		}
-		for _, d := range msg.page.Data {
-			if !seen[d.ID] {
-				v.rows = append(v.rows, d)
-			}
-		}
-		v.total = msg.page.TotalCount
-		return v.maybeMore()
+		return v.onPage(msg)
 	case destSavedMsg:
 		return v.onSaved(msg)
+	case destReadMsg:
+		if v.editor != nil && msg.seq == v.seq {
+			return v.editor.onRead(v, msg)
+		}
 	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress && v.mode == destList {
-			switch msg.Button {
-			case tea.MouseButtonWheelUp:
-				v.move(-3)
-			case tea.MouseButtonWheelDown:
-				v.move(3)
-				return v.maybeMore()
-			}
+		switch {
+		case v.editor != nil:
+			v.editor.form.move(0)
+		case v.nav.wheel(msg):
+			return v.maybeMore()
 		}
 	case tea.KeyMsg:
 		return v.onKey(msg)
@@ -173,269 +159,314 @@ func (v *destView) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+func (v *destView) onPage(msg destPageMsg) tea.Cmd {
+	v.loading, v.loaded = false, true
+	if msg.err != nil {
+		v.err = msg.err
+		if s := api.StatusOf(msg.err); s == 401 || s == 403 {
+			return nil
+		}
+		return fail("destinations: " + describeErr(msg.err))
+	}
+	v.err = nil
+	v.updated = v.c.now()
+	fresh, more, stop := v.pager.Page(msg.page)
+	v.rows = append(v.rows, fresh...)
+	v.total, v.more, v.stopped = msg.page.TotalCount, more, stop
+	v.c.record.SeeDestinations(v.c.base, fresh...)
+	v.apply()
+	var cmds []tea.Cmd
+	if v.pager.Changed != nil && !more {
+		cmds = append(cmds, fail("the list changed while loading; press r to reload"))
+	}
+	return tea.Batch(append(cmds, v.maybeMore())...)
+}
+
 // maybeMore loads the next page when the cursor nears the end.
 func (v *destView) maybeMore() tea.Cmd {
-	if v.loading || len(v.rows) >= v.total || v.filter != "" {
+	if v.loading || !v.more || v.filter.query() != "" {
 		return nil
 	}
-	if v.cursor >= len(v.rows)-5 || len(v.rows) < v.listHeight() {
-		return v.loadPage(len(v.rows))
+	if v.nav.cursor >= len(v.view)-5 || len(v.view) < v.nav.height {
+		return v.loadPage()
 	}
 	return nil
 }
 
-func (v *destView) visible() []int {
-	out := make([]int, 0, len(v.rows))
-	term := strings.ToLower(v.filter)
-	for i, d := range v.rows {
-		if term == "" || strings.Contains(strings.ToLower(d.DisplayName()), term) || strings.Contains(strings.ToLower(d.Type), term) {
-			out = append(out, i)
+func (v *destView) apply() {
+	var selID string
+	if d := v.selected(); d != nil {
+		selID = d.ID
+	}
+	v.view = v.view[:0]
+	q := v.filter.query()
+	v.tbl.resetContent()
+	for i := range v.rows {
+		d := &v.rows[i]
+		if q != "" && !containsFold(d.DisplayName(), q) && !containsFold(d.Type, q) {
+			continue
+		}
+		v.view = append(v.view, i)
+		v.tbl.measure(v.cells(d)...)
+	}
+	v.nav.setCount(len(v.view))
+	for k, i := range v.view {
+		if v.rows[i].ID == selID {
+			v.nav.cursor = k
 		}
 	}
-	return out
+	v.nav.clamp()
 }
 
-func (v *destView) selected() (int, bool) {
-	vis := v.visible()
-	if v.cursor < 0 || v.cursor >= len(vis) {
-		return 0, false
+func (v *destView) selected() *api.Destination {
+	if v.nav.cursor < 0 || v.nav.cursor >= len(v.view) || v.view[v.nav.cursor] >= len(v.rows) {
+		return nil // none, or the rows changed under a view not yet applied
 	}
-	return vis[v.cursor], true
+	return &v.rows[v.view[v.nav.cursor]]
 }
 
-func (v *destView) move(d int) {
-	n := len(v.visible())
-	v.cursor = max(0, min(n-1, v.cursor+d))
-	h := v.listHeight()
-	if v.cursor < v.offset {
-		v.offset = v.cursor
-	}
-	if v.cursor >= v.offset+h {
-		v.offset = v.cursor - h + 1
-	}
+func (v *destView) readOnlyWhy() tea.Cmd {
+	return say("read-only: changes are disabled (--read-only or read_only = true)")
 }
-
-func (v *destView) listHeight() int { return max(1, v.h-4) }
 
 func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
-	k := v.keys
-	switch v.mode {
-	case destWorkspace:
+	switch {
+	case v.editor != nil:
+		return v.editor.key(v, msg)
+	case v.types != nil:
+		return v.typeKey(msg)
+	case v.confirm != nil:
+		return v.confirmKey(msg)
+	case v.editWS:
 		switch msg.Type {
 		case tea.KeyEnter:
-			ws := strings.TrimSpace(v.wsinput.Value())
+			ws := strings.TrimSpace(v.ws.Value())
 			if ws != "" && !api.IsUUID(ws) {
-				return msgCmd(failNotice("workspace_id must be a UUID"))
+				return fail("workspace_id must be a UUID")
 			}
-			v.work, v.mode = ws, destList
-			v.wsinput.Blur()
+			v.work, v.editWS = ws, false
+			v.ws.Blur()
 			return v.reload()
 		case tea.KeyEsc:
-			v.mode = destList
-			v.wsinput.Blur()
-			return nil
+			v.editWS = false
+			v.ws.Blur()
+			return say("workspace unchanged")
 		}
 		var cmd tea.Cmd
-		v.wsinput, cmd = v.wsinput.Update(msg)
+		v.ws, cmd = v.ws.Update(msg)
 		return cmd
-	case destFilter:
-		switch msg.Type {
-		case tea.KeyEnter, tea.KeyEsc:
-			if msg.Type == tea.KeyEsc {
-				v.finput.SetValue("")
-				v.filter = ""
-			}
-			v.mode = destList
-			v.finput.Blur()
-			v.cursor, v.offset = 0, 0
-			return v.maybeMore()
+	case v.filter.typing:
+		cmd, _, changed := v.filter.key(msg)
+		if changed {
+			v.apply()
 		}
-		var cmd tea.Cmd
-		v.finput, cmd = v.finput.Update(msg)
-		v.filter = v.finput.Value()
-		v.cursor, v.offset = 0, 0
-		return cmd
-	case destConfirm:
-		switch {
-		case key.Matches(msg, k.Confirm):
-			d := *v.confirm
-			v.mode, v.confirm = destList, nil
-			return v.toggle(d)
-		case key.Matches(msg, k.Cancel), msg.Type == tea.KeyEnter:
-			v.mode, v.confirm = destList, nil
-			return msgCmd(notice("nothing changed"))
-		}
-		return nil // any other key keeps the question open
-	case destEditing:
-		return v.onFormKey(msg)
+		return tea.Batch(cmd, v.maybeMore())
 	}
+	if v.needsKey() || api.StatusOf(v.err) == 401 || api.StatusOf(v.err) == 403 {
+		return say("destinations need a management key (see the screen)")
+	}
+	k := v.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		v.move(-1)
-	case key.Matches(msg, k.Down):
-		v.move(1)
-		return v.maybeMore()
-	case msg.Type == tea.KeyPgDown:
-		v.move(v.listHeight())
-		return v.maybeMore()
-	case msg.Type == tea.KeyPgUp:
-		v.move(-v.listHeight())
-	case key.Matches(msg, k.Top):
-		v.move(-len(v.rows))
-	case key.Matches(msg, k.Bottom):
-		v.move(len(v.rows))
+	case v.nav.key(msg, k.ListKeys):
 		return v.maybeMore()
 	case key.Matches(msg, k.Refresh):
 		return v.reload()
 	case key.Matches(msg, k.Workspace):
-		v.mode = destWorkspace
-		v.wsinput.SetValue(v.work)
-		return v.wsinput.Focus()
+		v.editWS = true
+		v.ws.SetValue(v.work)
+		return v.ws.Focus()
 	case key.Matches(msg, k.Filter):
-		v.mode = destFilter
-		return v.finput.Focus()
-	case key.Matches(msg, k.Toggle):
-		i, ok := v.selected()
-		if !ok {
-			return nil
+		return v.filter.start()
+	case key.Matches(msg, k.Back):
+		if v.filter.active() {
+			v.filter.clear()
+			v.apply()
+			return say("filter cleared")
 		}
+		return say("esc: nothing to go back to here (q quits)")
+	case key.Matches(msg, k.New):
 		if v.c.opts.ReadOnly {
-			return msgCmd(failNotice("read-only: changes are disabled (--read-only)"))
+			return v.readOnlyWhy()
 		}
-		if v.inflight[v.rows[i].ID] {
-			return msgCmd(failNotice("a change to this destination is still being saved"))
+		v.types = newTypePicker()
+		v.types.nav.setHeight(max(1, v.h-3))
+		return nil
+	}
+	d := v.selected()
+	if d == nil {
+		if key.Matches(msg, k.Toggle, k.Edit, k.Delete) {
+			return say("no destination is selected")
 		}
-		d := v.rows[i]
-		v.confirm, v.mode = &d, destConfirm
+		return unknownKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Toggle):
+		if v.c.opts.ReadOnly {
+			return v.readOnlyWhy()
+		}
+		if v.inflight[d.ID] {
+			return say("a change to this destination is still being saved")
+		}
+		verb := "disable"
+		if !d.Enabled {
+			verb = "enable"
+		}
+		v.confirm = newConfirm(verb+" '"+d.DisplayName()+"'?", d.ID)
 	case key.Matches(msg, k.Edit):
-		i, ok := v.selected()
-		if !ok {
-			return nil
+		v.editor = newEditEditor(v.c, *d)
+		v.editor.setSize(v.w, v.h)
+	case key.Matches(msg, k.Delete):
+		if v.c.opts.ReadOnly {
+			return v.readOnlyWhy()
 		}
-		v.form, v.mode = newDestForm(v.rows[i]), destEditing
+		v.confirm = newTypedConfirm("delete '"+d.DisplayName()+"'? It stops receiving generations. Type its name to confirm:", confirmWord(d), d.ID)
+		return v.confirm.input.Focus()
+	default:
+		return unknownKey(msg)
 	}
 	return nil
 }
 
-// toggle flips enabled at once on screen and sends the PATCH; a failure
-// rolls the row back.
-func (v *destView) toggle(d api.Destination) tea.Cmd {
-	next := !d.Enabled
-	for i := range v.rows {
-		if v.rows[i].ID == d.ID {
-			v.rows[i].Enabled = next
-			v.rows[i].Raw = nil
-		}
+// confirmWord is what deleting asks to type: the name, or the id of an
+// unnamed destination.
+func confirmWord(d *api.Destination) string {
+	if d.Name != nil && strings.TrimSpace(*d.Name) != "" {
+		return textsafe.Line(*d.Name)
 	}
-	v.inflight[d.ID] = true
-	client, ctx := v.c.client, v.c.ctx
-	return func() tea.Msg {
-		out, err := client.UpdateDestination(ctx, d.ID, api.DestinationPatch{Enabled: &next})
-		return destSavedMsg{id: d.ID, dest: out, err: err, toggle: true, before: d}
-	}
+	return d.ID
 }
 
-func (v *destView) onFormKey(msg tea.KeyMsg) tea.Cmd {
-	k := v.keys
-	f := v.form
-	if f.sending {
-		return nil
-	}
-	if f.review {
-		switch {
-		case key.Matches(msg, k.Confirm):
-			f.sending = true
-			v.inflight[f.orig.ID] = true
-			client, ctx, id, p := v.c.client, v.c.ctx, f.orig.ID, f.patch
-			return func() tea.Msg {
-				out, err := client.UpdateDestination(ctx, id, p)
-				return destSavedMsg{id: id, dest: out, err: err}
-			}
-		case key.Matches(msg, k.Cancel):
-			f.review = false
-		}
-		return nil
-	}
-	if f.editor != nil { // the rules editor takes every key until it closes
-		cmd, _ := f.key(msg)
+func (v *destView) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	c := v.confirm
+	cmd, done, yes := c.key(msg)
+	if !done {
 		return cmd
 	}
-	switch {
-	case msg.Type == tea.KeyEsc:
-		v.mode, v.form = destList, nil
-		return nil
-	case key.Matches(msg, k.Save):
-		if v.c.opts.ReadOnly {
-			return msgCmd(failNotice("read-only: changes are disabled (--read-only)"))
+	v.confirm = nil
+	var d *api.Destination
+	for i := range v.rows {
+		if v.rows[i].ID == c.tag {
+			d = &v.rows[i]
 		}
-		p, err := f.build()
-		if err != nil {
-			return msgCmd(failNotice("cannot save: " + err.Error()))
-		}
-		if p.Empty() {
-			return msgCmd(notice("nothing changed"))
-		}
-		f.patch, f.review = p, true
-		return nil
-	case msg.Type == tea.KeyTab || msg.Type == tea.KeyDown:
-		f.move(1)
-		return nil
-	case msg.Type == tea.KeyShiftTab || msg.Type == tea.KeyUp:
-		f.move(-1)
+	}
+	if d == nil {
 		return nil
 	}
-	if v.c.opts.ReadOnly {
-		return nil
+	if c.word != "" { // delete
+		if !yes {
+			return say("not deleted")
+		}
+		v.inflight[d.ID] = true
+		client, ctx, id, before := v.c.client, v.c.ctx, d.ID, *d
+		return func() tea.Msg {
+			return destSavedMsg{op: "delete", id: id, err: client.DeleteDestination(ctx, id), before: before}
+		}
 	}
-	cmd, _ := f.key(msg)
-	return cmd
+	if !yes {
+		return say("nothing changed")
+	}
+	// A toggle is a change like any other: read again first.
+	next := !d.Enabled
+	p := api.DestinationPatch{Enabled: &next}
+	v.editor = newToggleEditor(v.c, *d, p)
+	v.editor.setSize(v.w, v.h)
+	return v.editor.check(v)
+}
+
+// applySaved puts a saved destination into the list.
+func (v *destView) applySaved(d *api.Destination) {
+	for i := range v.rows {
+		if v.rows[i].ID == d.ID {
+			v.rows[i] = *d
+			return
+		}
+	}
+	v.rows = append([]api.Destination{*d}, v.rows...)
+	v.total++
 }
 
 func (v *destView) onSaved(msg destSavedMsg) tea.Cmd {
 	delete(v.inflight, msg.id)
+	if v.editor != nil && (v.editor.orig.ID == msg.id || msg.op == "create") {
+		return v.editor.onSaved(v, msg)
+	}
 	if msg.err != nil {
-		text := describeErr(msg.err)
-		if msg.toggle {
-			for i := range v.rows {
-				if v.rows[i].ID == msg.id {
-					v.rows[i] = msg.before
-				}
+		if msg.op == "toggle" {
+			v.applySaved(&msg.before)
+			v.apply()
+			return fail("not saved, rolled back: " + describeErr(msg.err))
+		}
+		return fail(msg.op + " failed: " + describeErr(msg.err))
+	}
+	switch msg.op {
+	case "toggle":
+		v.applySaved(msg.dest)
+		v.c.record.SeeDestinations(v.c.base, *msg.dest)
+		v.apply()
+		state := "enabled"
+		if !msg.dest.Enabled {
+			state = "disabled"
+		}
+		return say(msg.dest.DisplayName() + " is now " + state)
+	case "delete":
+		for i := range v.rows {
+			if v.rows[i].ID == msg.id {
+				v.rows = append(v.rows[:i], v.rows[i+1:]...)
+				v.total--
+				break
 			}
-			return msgCmd(failNotice("not saved, rolled back: " + text))
 		}
-		if f := v.form; f != nil && f.orig.ID == msg.id {
-			f.sending, f.review = false, false
-			if api.StatusOf(msg.err) == 400 {
-				var ae *api.APIError
-				errors.As(msg.err, &ae)
-				f.applyServerError(ae.Message)
-			}
-		}
-		return msgCmd(failNotice("not saved (your edits are kept): " + text))
+		v.c.record.ForgetDestination(v.c.base, msg.id)
+		v.apply()
+		return say("deleted '" + msg.before.DisplayName() + "'; the list is refreshed")
 	}
-	for i := range v.rows {
-		if v.rows[i].ID == msg.id {
-			v.rows[i] = *msg.dest
-		}
-	}
-	if f := v.form; f != nil && f.orig.ID == msg.id && !msg.toggle {
-		v.form, v.mode = nil, destList
-	}
-	state := "enabled"
-	if !msg.dest.Enabled {
-		state = "disabled"
-	}
-	if msg.toggle {
-		return msgCmd(notice(fmt.Sprintf("%s is now %s", msg.dest.DisplayName(), state)))
-	}
-	return msgCmd(notice("saved " + msg.dest.DisplayName()))
+	return nil
 }
 
 // ---- VIEW ----
 
 func (v *destView) SetSize(w, h int) {
 	v.w, v.h = w, h
-	v.move(0)
+	v.layout()
+	if v.editor != nil {
+		v.editor.setSize(w, h)
+	}
+	if v.types != nil {
+		v.types.nav.setHeight(max(1, h-3))
+	}
+}
+
+func (v *destView) layout() {
+	v.tbl.layout(v.w)
+	extra := 0
+	if v.pager != nil && (v.pager.Changed != nil || v.stopped != nil) {
+		extra = 1
+	}
+	v.nav.setHeight(max(1, v.h-3-extra))
+}
+
+func (v *destView) cells(d *api.Destination) []string {
+	en := "off"
+	if d.Enabled {
+		en = "on"
+	}
+	if v.inflight[d.ID] {
+		en += "…"
+	}
+	privacy := "off"
+	if d.PrivacyMode {
+		privacy = "on"
+	}
+	keys := "all keys"
+	if d.APIKeyHashes != nil {
+		keys = format.Plural(len(d.APIKeyHashes), "key", "keys")
+	}
+	upd := textsafe.Line(d.UpdatedAt)
+	if t, err := time.Parse(time.RFC3339, d.UpdatedAt); err == nil {
+		upd = format.Age(t, v.c.now())
+	}
+	return []string{textsafe.Line(d.DisplayName()), textsafe.Line(d.Type), en, format.Percent(d.SamplingRate),
+		textsafe.Line(strings.Join(d.Regions, ",")), privacy, keys, upd}
 }
 
 func (v *destView) View() string {
@@ -443,109 +474,69 @@ func (v *destView) View() string {
 	if v.needsKey() || api.StatusOf(v.err) == 401 || api.StatusOf(v.err) == 403 {
 		return v.keyScreen()
 	}
-	if v.mode == destEditing && v.form != nil {
-		return v.form.view(s, v.w, v.h, v.c.opts.ReadOnly)
+	if v.editor != nil {
+		return v.editor.view(s, v.w, v.h)
 	}
-	var b strings.Builder
+	if v.types != nil {
+		return v.types.view(s, v.w, v.h)
+	}
+	var lines []string
 	ws := "default workspace"
 	if v.work != "" {
-		ws = "workspace " + v.work
+		ws = "workspace " + textsafe.Line(v.work)
 	}
-	head := s.Title.Render("Destinations") + s.Muted.Render(fmt.Sprintf("  %s · %d of %d loaded", ws, len(v.rows), v.total))
+	head := s.Title.Render("Destinations") + s.Muted.Render("  "+ws+" · "+format.Int(len(v.rows))+" of "+format.Int(v.total)+" loaded")
+	if pos := v.nav.position(); pos != "" {
+		head += s.Muted.Render(" · " + pos)
+	}
 	if v.c.opts.ReadOnly {
 		head += "  " + s.Warning.Render("read-only")
 	}
-	b.WriteString(ansi.Truncate(head, v.w, "…") + "\n")
-	switch v.mode {
-	case destWorkspace:
-		b.WriteString(v.wsinput.View() + "\n")
-	case destFilter:
-		b.WriteString(v.finput.View() + "\n")
-	case destConfirm:
-		verb := "disable"
-		if !v.confirm.Enabled {
-			verb = "enable"
-		}
-		b.WriteString(s.Warning.Render(fmt.Sprintf("%s '%s'? y/N", verb, textsafe.Line(v.confirm.DisplayName()))) + "\n")
+	lines = append(lines, ansi.Truncate(head, max(1, v.w), "…"))
+	if v.pager != nil && v.pager.Changed != nil {
+		lines = append(lines, s.Warning.Render(ansi.Truncate("the list changed while loading ("+v.pager.Changed.Error()+"); press r to reload", max(1, v.w), "…")))
+	} else if v.stopped != nil {
+		lines = append(lines, s.Warning.Render(ansi.Truncate("paging "+v.stopped.Error()+"; press r to reload", max(1, v.w), "…")))
+	}
+	switch {
+	case v.editWS:
+		lines = append(lines, v.ws.View())
+	case v.confirm != nil:
+		lines = append(lines, v.confirm.view(s))
+	case v.filter.active():
+		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
 	default:
-		if v.filter != "" {
-			b.WriteString(s.Muted.Render("filter: "+textsafe.Line(v.filter)+" (/ to change, esc in the filter clears)") + "\n")
-		} else {
-			b.WriteString("\n")
-		}
+		lines = append(lines, "")
 	}
 	if v.err != nil && len(v.rows) == 0 {
-		b.WriteString(s.Error.Render(wrap(describeErr(v.err), max(20, v.w))) + "\n" + s.Muted.Render("r to retry"))
-		return b.String()
+		lines = append(lines, s.Error.Render(wrap(describeErr(v.err), max(20, v.w))), s.Muted.Render("r tries again"))
+		return strings.Join(lines, "\n")
 	}
 	if !v.loaded {
-		b.WriteString(s.Muted.Render("loading…"))
-		return b.String()
+		lines = append(lines, s.Muted.Render("loading…"))
+		return strings.Join(lines, "\n")
 	}
-	b.WriteString(v.table())
-	return b.String()
-}
-
-func (v *destView) table() string {
-	s := v.c.styles
-	compact := v.w < 100
-	cols := []struct {
-		title string
-		w     int
-	}{{"NAME", 22}, {"TYPE", 14}, {"ENABLED", 8}, {"SAMPLING", 9}, {"REGIONS", 15}, {"PRIVACY", 8}, {"KEYS", 9}, {"UPDATED", 10}}
-	if compact {
-		cols = cols[:4]
-		cols[0].w = max(10, v.w-14-8-9-2)
+	lines = append(lines, v.tbl.header(s))
+	if len(v.view) == 0 {
+		msg := "no destinations: n creates one"
+		if len(v.rows) > 0 {
+			msg = "no destination matches: esc clears the filter"
+		}
+		lines = append(lines, s.Muted.Render("  "+msg))
 	}
-	cell := func(text string, w int) string {
-		text = ansi.Truncate(text, w-1, "…")
-		return text + strings.Repeat(" ", max(0, w-lipgloss.Width(text)))
-	}
-	var b strings.Builder
-	for _, c := range cols {
-		b.WriteString(s.TableHead.Render(cell(c.title, c.w)))
-	}
-	vis := v.visible()
-	now := v.c.now()
-	end := min(len(vis), v.offset+v.listHeight())
-	for i := v.offset; i < end; i++ {
-		d := v.rows[vis[i]]
-		keys := "all keys"
-		if d.APIKeyHashes != nil {
-			keys = fmt.Sprintf("%d keys", len(d.APIKeyHashes))
-		}
-		upd := textsafe.Line(d.UpdatedAt)
-		if t, err := time.Parse(time.RFC3339, d.UpdatedAt); err == nil {
-			upd = format.Age(t, now)
-		}
-		en := "off"
-		if d.Enabled {
-			en = "on"
-		}
-		if v.inflight[d.ID] {
-			en += "…"
-		}
-		vals := []string{textsafe.Line(d.DisplayName()), textsafe.Line(d.Type), en, format.Percent(d.SamplingRate),
-			textsafe.Line(strings.Join(d.Regions, ",")), map[bool]string{true: "on", false: "off"}[d.PrivacyMode], keys, upd}
-		var line strings.Builder
-		for j, c := range cols {
-			line.WriteString(cell(vals[j], c.w))
-		}
-		text := line.String()
-		b.WriteByte('\n')
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		d := &v.rows[v.view[k]]
+		line := v.tbl.row(v.cells(d), k == v.nav.cursor)
 		switch {
-		case i == v.cursor:
-			b.WriteString(s.Selected.Render(text))
+		case k == v.nav.cursor:
+			line = s.Selected.Render(line)
 		case !d.Enabled:
-			b.WriteString(s.Muted.Render(text))
-		default:
-			b.WriteString(text)
+			line = s.Muted.Render(line)
 		}
+		lines = append(lines, line)
 	}
-	if len(vis) == 0 {
-		b.WriteString("\n" + s.Muted.Render("no destinations"))
-	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 func (v *destView) keyScreen() string {
@@ -553,8 +544,8 @@ func (v *destView) keyScreen() string {
 	msg := []string{
 		s.Title.Render("Destinations need a management key"),
 		"",
-		"Observability destinations are managed with a management key, not an API key.",
-		"Set one of:",
+		"Observability destinations are managed with a management key, not an API key;",
+		"the API key is never sent to them. Set one of:",
 		"  GWDASH_MANAGEMENT_KEY=…            (environment)",
 		"  --management-key …                 (flag)",
 		"  management_key_cmd = \"pass show …\" (config file, per profile)",
@@ -567,18 +558,64 @@ func (v *destView) keyScreen() string {
 
 // ---- HELP ----
 
-func (v *destView) ShortHelp() []key.Binding {
-	k := v.keys
-	switch v.mode {
-	case destConfirm:
-		return []key.Binding{k.Confirm, k.Cancel}
-	case destEditing:
-		return []key.Binding{k.Save, k.NextField, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))}
+func (v *destView) KeyMap() help.KeyMap {
+	switch {
+	case v.editor != nil:
+		return v.editor.KeyMap()
+	case v.types != nil:
+		return v.types.keys
+	case v.confirm != nil:
+		return v.confirm.KeyMap()
+	case v.editWS:
+		return keyMap{short: []key.Binding{bind([]string{"enter"}, "enter", "use workspace"), bind([]string{"esc"}, "esc", "cancel")}}
+	case v.filter.typing:
+		return v.filter.keys
 	}
-	return []key.Binding{k.Toggle, k.Edit, k.Filter, k.Workspace}
+	return v.keys
 }
 
-func (v *destView) FullHelp() [][]key.Binding {
-	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.Refresh, k.Filter, k.Workspace}, {k.Toggle, k.Confirm, k.Cancel, k.Edit}, {k.Save, k.NextField, k.PrevField}}
+func (v *destView) Help() string {
+	switch {
+	case v.editor != nil:
+		return v.editor.help()
+	case v.types != nil:
+		return "choosing a destination type"
+	case v.confirm != nil && v.confirm.word != "":
+		return "typing the name to delete"
+	case v.confirm != nil:
+		return "answering y/N"
+	case v.editWS:
+		return "typing a workspace"
+	case v.filter.typing:
+		return "filtering destinations"
+	}
+	return "destinations"
 }
+
+func (v *destView) Typing() bool {
+	switch {
+	case v.editor != nil:
+		return v.editor.typing()
+	case v.types != nil:
+		return false
+	case v.confirm != nil:
+		return v.confirm.typing()
+	}
+	return v.editWS || v.filter.typing
+}
+
+func (v *destView) Busy() string {
+	switch {
+	case v.loading:
+		return "loading destinations"
+	case len(v.inflight) > 0:
+		return "saving"
+	case v.editor != nil && v.editor.stage == stageChecking:
+		return "reading it again"
+	}
+	return ""
+}
+
+func (v *destView) Updated() time.Time { return v.updated }
+
+func (v *destView) Stop() { v.gen++ }

@@ -2,105 +2,380 @@ package ui
 
 import "github.com/charmbracelet/bubbles/key"
 
-// GlobalKeys are the keys of the shell.
+// Every component declares its keys once, in a KeyMap built by a Default…
+// function. Update matches keys only through key.Matches on these
+// bindings, and the help bar and the ? screen read the same bindings, so
+// help cannot drift from what the keys do. The same key means the same
+// thing everywhere: esc goes back, / filters, enter opens, tab and
+// shift+tab move focus, space toggles, y/N confirm, r refreshes.
+
+func bind(keys []string, helpKey, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+}
+
+// GlobalKeys are the shell's keys (outside typing, but ctrl+c).
 type GlobalKeys struct {
-	Batches, Playground, Destinations, Next key.Binding
-	Help, Quit, ForceQuit                   key.Binding
+	Batches, Playground, Destinations key.Binding
+	Help, Quit, ForceQuit, Dismiss    key.Binding
+	// AnyHelp opens the help even while typing, where ? types.
+	AnyHelp key.Binding
 }
 
 // DefaultGlobalKeys returns the shell's key map.
 func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
-		Batches:      key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "batches")),
-		Playground:   key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "playground")),
-		Destinations: key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "destinations")),
-		Next:         key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
-		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Batches:      bind([]string{"1"}, "1", "batches"),
+		Playground:   bind([]string{"2"}, "2", "playground"),
+		Destinations: bind([]string{"3"}, "3", "destinations"),
+		Help:         bind([]string{"?"}, "?", "all keys"),
+		Quit:         bind([]string{"q"}, "q", "quit"),
+		ForceQuit:    bind([]string{"ctrl+c"}, "ctrl+c", "quit (anywhere)"),
+		Dismiss:      bind([]string{"x"}, "x", "dismiss error"),
+		AnyHelp:      bind([]string{"f1"}, "f1", "all keys (also while typing)"),
 	}
 }
 
-// BatchKeys are the batch view's keys.
+// ShortHelp implements help.KeyMap.
+func (k GlobalKeys) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
+
+// FullHelp implements help.KeyMap.
+func (k GlobalKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Batches, k.Playground, k.Destinations, k.Help, k.AnyHelp, k.Dismiss, k.Quit, k.ForceQuit}}
+}
+
+// ListKeys move through any list or table, and are shared by all of them.
+type ListKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open, Back, Filter, Refresh             key.Binding
+}
+
+// DefaultListKeys returns the shared list keys.
+func DefaultListKeys() ListKeys {
+	return ListKeys{
+		Up:       bind([]string{"up", "k"}, "↑/k", "up"),
+		Down:     bind([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown: bind([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:      bind([]string{"home", "g"}, "g", "top"),
+		Bottom:   bind([]string{"end", "G"}, "G", "bottom"),
+		Open:     bind([]string{"enter"}, "enter", "open"),
+		Back:     bind([]string{"esc"}, "esc", "back"),
+		Filter:   bind([]string{"/"}, "/", "filter"),
+		Refresh:  bind([]string{"r"}, "r", "refresh"),
+	}
+}
+
+func (k ListKeys) nav() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+// FilterKeys are the keys of a filter line while it is typed.
+type FilterKeys struct{ Keep, Clear key.Binding }
+
+// DefaultFilterKeys returns the filter line's keys.
+func DefaultFilterKeys() FilterKeys {
+	return FilterKeys{
+		Keep:  bind([]string{"enter"}, "enter", "keep filter"),
+		Clear: bind([]string{"esc"}, "esc", "clear filter"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k FilterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Keep, k.Clear} }
+
+// FullHelp implements help.KeyMap.
+func (k FilterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// ConfirmKeys answer a y/N question; N, n and esc all say no.
+type ConfirmKeys struct{ Yes, No key.Binding }
+
+// DefaultConfirmKeys returns the confirm prompt's keys.
+func DefaultConfirmKeys() ConfirmKeys {
+	return ConfirmKeys{
+		Yes: bind([]string{"y", "Y"}, "y", "yes"),
+		No:  bind([]string{"n", "N", "esc"}, "N/esc", "no"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ConfirmKeys) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.No} }
+
+// FullHelp implements help.KeyMap.
+func (k ConfirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// HomeKeys are the batches home's keys.
+type HomeKeys struct {
+	ListKeys
+	Status, Sort, Delete, Submit key.Binding
+}
+
+// DefaultHomeKeys returns the batches home's key map.
+func DefaultHomeKeys() HomeKeys {
+	l := DefaultListKeys()
+	l.Filter = bind([]string{"/"}, "/", "filter, or type an id")
+	return HomeKeys{ListKeys: l,
+		Status: bind([]string{"f"}, "f", "status: all/in flight/settled/failed"),
+		Sort:   bind([]string{"o"}, "o", "order: created/status/cost"),
+		Delete: bind([]string{"d"}, "d", "delete (settled)"),
+		Submit: bind([]string{"s"}, "s", "submit a JSONL file"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k HomeKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Filter, k.Status, k.Submit, k.Delete}
+}
+
+// FullHelp implements help.KeyMap.
+func (k HomeKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Status, k.Sort, k.Refresh}, {k.Submit, k.Delete}}
+}
+
+// BatchKeys are one batch's keys (its results table).
 type BatchKeys struct {
-	Open, Refresh, Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Enter, Back, Filter, ErrorType, Search, Sort, RawJSON  key.Binding
-	Reasoning, Logprobs, Export, Copy                      key.Binding
+	ListKeys
+	Show, ErrorType, Sort, Export, Copy key.Binding
 }
 
 // DefaultBatchKeys returns the batch view's key map.
 func DefaultBatchKeys() BatchKeys {
-	return BatchKeys{
-		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open batch")),
-		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "poll now")),
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Top:       key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:    key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Filter:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "all/ok/failed")),
-		ErrorType: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "error type")),
-		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search id")),
-		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
-		RawJSON:   key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "raw JSON")),
-		Reasoning: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reasoning")),
-		Logprobs:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "logprobs")),
-		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export JSONL")),
-		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy JSON")),
+	l := DefaultListKeys()
+	l.Open = bind([]string{"enter"}, "enter", "result detail")
+	l.Back = bind([]string{"esc"}, "esc", "back to all batches")
+	l.Refresh = bind([]string{"r"}, "r", "poll now")
+	l.Filter = bind([]string{"/"}, "/", "search custom_id")
+	return BatchKeys{ListKeys: l,
+		Show:      bind([]string{"f"}, "f", "show: all/succeeded/failed"),
+		ErrorType: bind([]string{"t"}, "t", "error type"),
+		Sort:      bind([]string{"o"}, "o", "order: as sent/custom_id/tokens"),
+		Export:    bind([]string{"e"}, "e", "export shown results"),
+		Copy:      bind([]string{"y"}, "y", "copy result JSON"),
 	}
 }
 
+// ShortHelp implements help.KeyMap.
+func (k BatchKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Filter, k.Show, k.Refresh, k.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (k BatchKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Back}}
+}
+
+// DetailKeys are a result detail's keys.
+type DetailKeys struct {
+	ListKeys
+	Raw, Reasoning, Logprobs, Copy key.Binding
+}
+
+// DefaultDetailKeys returns the result detail's key map.
+func DefaultDetailKeys() DetailKeys {
+	l := DefaultListKeys()
+	l.Back = bind([]string{"esc"}, "esc", "back to results")
+	return DetailKeys{ListKeys: l,
+		Raw:       bind([]string{"J"}, "J", "raw JSON"),
+		Reasoning: bind([]string{"R"}, "R", "reasoning"),
+		Logprobs:  bind([]string{"L"}, "L", "logprobs"),
+		Copy:      bind([]string{"y"}, "y", "copy JSON"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k DetailKeys) ShortHelp() []key.Binding { return []key.Binding{k.Back, k.Raw, k.Copy} }
+
+// FullHelp implements help.KeyMap.
+func (k DetailKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Back, k.Raw, k.Reasoning, k.Logprobs, k.Copy}}
+}
+
+// PathKeys are the keys of a path input (export, save, submit).
+type PathKeys struct{ Accept, Complete, Cancel key.Binding }
+
+// DefaultPathKeys returns the path input's keys.
+func DefaultPathKeys() PathKeys {
+	return PathKeys{
+		Accept:   bind([]string{"enter"}, "enter", "accept"),
+		Complete: bind([]string{"tab"}, "tab", "complete path"),
+		Cancel:   bind([]string{"esc"}, "esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k PathKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Complete, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k PathKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // PlaygroundKeys are the playground's keys.
 type PlaygroundKeys struct {
-	Send, Newline, Stop, Settings, Model, NewChat key.Binding
-	Copy, Save, ScrollUp, ScrollDown, Focus       key.Binding
-	ToggleReasoning                               key.Binding
+	Edit, Send, Newline, Stop, Leave               key.Binding
+	Model, Settings, Compare, NewChat, Copy, Save  key.Binding
+	Reasoning, ScrollUp, ScrollDown, Top, Bottom   key.Binding
+	PageUp, PageDown, NextPane, PrevPane, EndEarly key.Binding
 }
 
 // DefaultPlaygroundKeys returns the playground's key map.
 func DefaultPlaygroundKeys() PlaygroundKeys {
 	return PlaygroundKeys{
-		Send:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:         key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "new line")),
-		Stop:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop / leave")),
-		Settings:        key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "settings")),
-		Model:           key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "model")),
-		NewChat:         key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new chat")),
-		Copy:            key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy answer")),
-		Save:            key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save chat")),
-		ScrollUp:        key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
-		ScrollDown:      key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
-		Focus:           key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "edit prompt")),
-		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning")),
+		Edit:       bind([]string{"i", "enter"}, "i/enter", "type a prompt"),
+		Send:       bind([]string{"enter"}, "enter", "send"),
+		Newline:    bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+		Stop:       bind([]string{"esc"}, "esc", "stop the answer"),
+		Leave:      bind([]string{"esc"}, "esc", "stop typing"),
+		Model:      bind([]string{"m"}, "m", "pick model"),
+		Settings:   bind([]string{"s"}, "s", "settings"),
+		Compare:    bind([]string{"c"}, "c", "compare models"),
+		NewChat:    bind([]string{"n"}, "n", "new chat"),
+		Copy:       bind([]string{"y"}, "y", "copy answer"),
+		Save:       bind([]string{"w"}, "w", "save as JSON"),
+		Reasoning:  bind([]string{"R"}, "R", "fold reasoning"),
+		ScrollUp:   bind([]string{"up", "k"}, "↑/k", "scroll up"),
+		ScrollDown: bind([]string{"down", "j"}, "↓/j", "scroll down"),
+		PageUp:     bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:   bind([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:        bind([]string{"home", "g"}, "g", "top"),
+		Bottom:     bind([]string{"end", "G"}, "G", "end (follow)"),
+		NextPane:   bind([]string{"tab"}, "tab", "next pane"),
+		PrevPane:   bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		EndEarly:   bind([]string{"ctrl+x"}, "ctrl+x", "leave compare"),
 	}
 }
 
-// DestKeys are the destinations view's keys.
+// PickerKeys are the model picker's keys (typing filters).
+type PickerKeys struct{ Up, Down, Choose, Mark, Cancel, Refresh key.Binding }
+
+// DefaultPickerKeys returns the picker's key map.
+func DefaultPickerKeys() PickerKeys {
+	return PickerKeys{
+		Up:      bind([]string{"up", "ctrl+p"}, "↑", "up"),
+		Down:    bind([]string{"down", "ctrl+n"}, "↓", "down"),
+		Choose:  bind([]string{"enter"}, "enter", "choose"),
+		Mark:    bind([]string{"tab"}, "tab", "mark for compare"),
+		Cancel:  bind([]string{"esc"}, "esc", "cancel"),
+		Refresh: bind([]string{"ctrl+r"}, "ctrl+r", "reload catalogue"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k PickerKeys) ShortHelp() []key.Binding { return []key.Binding{k.Choose, k.Mark, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k PickerKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Choose, k.Mark, k.Cancel, k.Refresh}}
+}
+
+// FormKeys are the keys of every form (settings, destination edit and
+// create).
+type FormKeys struct {
+	Next, Prev, Toggle, Left, Right key.Binding
+	Save, Reveal, Open, Back        key.Binding
+}
+
+// DefaultFormKeys returns the forms' key map.
+func DefaultFormKeys() FormKeys {
+	return FormKeys{
+		Next:   bind([]string{"tab", "down"}, "tab/↓", "next field"),
+		Prev:   bind([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+		Toggle: bind([]string{" "}, "space", "toggle"),
+		Left:   bind([]string{"left"}, "←", "previous choice"),
+		Right:  bind([]string{"right"}, "→", "next choice"),
+		Save:   bind([]string{"ctrl+s"}, "ctrl+s", "review & save"),
+		Reveal: bind([]string{"ctrl+r"}, "ctrl+r", "show/hide secret"),
+		Open:   bind([]string{"enter"}, "enter", "edit rules"),
+		Back:   bind([]string{"esc"}, "esc", "close (asks if edited)"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k FormKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Toggle, k.Save, k.Back} }
+
+// FullHelp implements help.KeyMap.
+func (k FormKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Next, k.Prev, k.Toggle, k.Left, k.Right}, {k.Save, k.Reveal, k.Open, k.Back}}
+}
+
+// DestKeys are the destinations list's keys.
 type DestKeys struct {
-	Up, Down, Top, Bottom, Toggle, Edit, Workspace key.Binding
-	Filter, Refresh                                key.Binding
-	Confirm, Cancel, Save, NextField, PrevField    key.Binding
+	ListKeys
+	Toggle, Edit, New, Delete, Workspace key.Binding
 }
 
-// DefaultDestKeys returns the destinations view's key map.
+// DefaultDestKeys returns the destinations list's key map.
 func DefaultDestKeys() DestKeys {
-	return DestKeys{
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Top:       key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:    key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-		Toggle:    key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "enable/disable")),
-		Edit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
-		Workspace: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "workspace")),
-		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Confirm:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
-		Cancel:    key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("esc/n", "cancel")),
-		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review & save")),
-		NextField: key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
-		PrevField: key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
+	l := DefaultListKeys()
+	l.Open = bind([]string{"enter"}, "enter", "edit")
+	return DestKeys{ListKeys: l,
+		Toggle:    bind([]string{" "}, "space", "enable/disable"),
+		Edit:      l.Open,
+		New:       bind([]string{"n"}, "n", "new destination"),
+		Delete:    bind([]string{"D"}, "D", "delete (type its name)"),
+		Workspace: bind([]string{"w"}, "w", "workspace"),
 	}
 }
+
+// ShortHelp implements help.KeyMap.
+func (k DestKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Toggle, k.Edit, k.New, k.Filter}
+}
+
+// FullHelp implements help.KeyMap.
+func (k DestKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Toggle, k.Edit, k.New, k.Delete}, {k.Filter, k.Workspace, k.Refresh}}
+}
+
+// ReviewKeys are the review screen's keys (and the conflict choices).
+type ReviewKeys struct{ Send, OnTop, Reload, Back key.Binding }
+
+// DefaultReviewKeys returns the review screen's key map.
+func DefaultReviewKeys() ReviewKeys {
+	return ReviewKeys{
+		Send:   bind([]string{"y"}, "y", "send"),
+		OnTop:  bind([]string{"a"}, "a", "apply mine on top"),
+		Reload: bind([]string{"l"}, "l", "reload theirs (drop mine)"),
+		Back:   bind([]string{"esc", "n", "N"}, "esc", "back to the form"),
+	}
+}
+
+// RulesKeys are the filter-rules editor's keys.
+type RulesKeys struct {
+	Up, Down, NextCol, PrevCol, Change, Prev key.Binding
+	AddRule, AddGroup, Delete, Enable, Clear key.Binding
+	Done                                     key.Binding
+}
+
+// DefaultRulesKeys returns the rules editor's key map.
+func DefaultRulesKeys() RulesKeys {
+	return RulesKeys{
+		Up:       bind([]string{"up"}, "↑", "previous rule"),
+		Down:     bind([]string{"down"}, "↓", "next rule"),
+		NextCol:  bind([]string{"tab"}, "tab", "field/operator/value"),
+		PrevCol:  bind([]string{"shift+tab"}, "shift+tab", "back a column"),
+		Change:   bind([]string{"right", " "}, "→/space", "next choice"),
+		Prev:     bind([]string{"left"}, "←", "previous choice"),
+		AddRule:  bind([]string{"ctrl+n"}, "ctrl+n", "add rule"),
+		AddGroup: bind([]string{"ctrl+g"}, "ctrl+g", "add group"),
+		Delete:   bind([]string{"ctrl+d"}, "ctrl+d", "delete rule/group"),
+		Enable:   bind([]string{"ctrl+e"}, "ctrl+e", "enable/disable set"),
+		Clear:    bind([]string{"ctrl+x"}, "ctrl+x", "clear to null"),
+		Done:     bind([]string{"esc"}, "esc", "done"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k RulesKeys) ShortHelp() []key.Binding { return []key.Binding{k.NextCol, k.AddRule, k.Done} }
+
+// FullHelp implements help.KeyMap.
+func (k RulesKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.NextCol, k.PrevCol, k.Change, k.Prev}, {k.AddRule, k.AddGroup, k.Delete, k.Enable, k.Clear, k.Done}}
+}
+
+// keyMap is a help.KeyMap made of given rows (a component whose keys
+// depend on its state builds one).
+type keyMap struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (k keyMap) ShortHelp() []key.Binding  { return k.short }
+func (k keyMap) FullHelp() [][]key.Binding { return k.full }

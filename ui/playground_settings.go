@@ -1,30 +1,23 @@
 package ui
 
+// The playground's settings: a form whose every value is checked as it is
+// typed (all errors at once, each beside its field) and whose settings the
+// chosen model does not list are flagged.
+
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/gwdash/gwdash/api"
 )
 
-// setting is one field of the playground's settings panel. Its rule is
-// shown next to it, and its error (if any) under it.
-type setting struct {
-	name  string // the request field it feeds, as errors name it
-	label string
-	rule  string
-	input textinput.Model
-	err   string
-}
-
-// Settings field names, in panel order.
+// Settings field names: the request members they feed, as errors name
+// them.
 const (
 	setInstructions = "instructions"
 	setMaxOut       = "max_output_tokens"
 	setTemperature  = "temperature"
+	setTopP         = "top_p"
 	setEffort       = "reasoning.effort"
 	setSummary      = "reasoning.summary"
 	setTier         = "service_tier"
@@ -44,146 +37,125 @@ const (
 	setRouting      = "routing_metadata"
 )
 
-func newSettings() []*setting {
-	mk := func(name, label, rule, value string) *setting {
-		return &setting{name: name, label: label, rule: rule, input: newInput("", "", 4096, value)}
-	}
-	return []*setting{
-		mk(setInstructions, "instructions", "free text", ""),
-		mk(setMaxOut, "max output tokens", "whole number ≥ 1, empty = model default", ""),
-		mk(setTemperature, "temperature", "0 to 2, empty = default", ""),
-		mk(setEffort, "reasoning effort", strings.Join(api.ReasoningEfforts, ", ")+", empty = off", ""),
-		mk(setSummary, "reasoning summary", strings.Join(api.ReasoningSummaries, ", "), ""),
-		mk(setTier, "service tier", strings.Join(api.ServiceTiers, ", ")+" (fast = priority)", "auto"),
-		mk(setMetadata, "metadata", "k=v, k=v · ≤16 pairs, key ≤64 chars without [ ], value ≤512", ""),
-		mk(setSession, "session id", "≤256 characters", ""),
-		mk(setUser, "user", "≤256 characters", ""),
-		mk(setMaxTools, "max tool calls", "0 to 30, empty = 30", ""),
-		mk(setStopSteps, "stop: step count", "whole number ≥ 1 (step_count_is)", ""),
-		mk(setStopCost, "stop: max cost $", "number > 0 (max_cost)", ""),
-		mk(setTraceID, "trace id", "trace metadata", ""),
-		mk(setTraceName, "trace name", "trace metadata", ""),
-		mk(setSpanName, "span name", "trace metadata", ""),
-		mk(setGenName, "generation name", "trace metadata", ""),
-		mk(setParentSpan, "parent span id", "trace metadata", ""),
-		mk(setTruncation, "truncation", "auto, disabled, empty = default", ""),
-		mk(setStream, "streaming", "on or off", "on"),
-		mk(setRouting, "routing metadata", "on or off (X-OpenRouter-Metadata)", "off"),
-	}
+// settingParam maps a setting to the supported_parameters name a model
+// lists for it.
+var settingParam = map[string][]string{
+	setMaxOut:      {"max_tokens", "max_output_tokens"},
+	setTemperature: {"temperature"},
+	setTopP:        {"top_p"},
+	setEffort:      {"reasoning", "include_reasoning"},
+	setSummary:     {"reasoning", "include_reasoning"},
 }
 
-func settingValue(ss []*setting, name string) string {
-	for _, s := range ss {
-		if s.name == name {
-			return strings.TrimSpace(s.input.Value())
-		}
-	}
-	return ""
+func newSettingsForm() *form {
+	onOff := []string{"on", "off"}
+	return newForm(
+		textField(setInstructions, "instructions", "free text", ""),
+		textField(setMaxOut, "max output tokens", "whole number ≥ 1; empty = model default", ""),
+		textField(setTemperature, "temperature", "0 to 2; empty = default", ""),
+		textField(setTopP, "top p", "0 to 1; empty = default", ""),
+		choiceField(setEffort, "reasoning effort", "← → choose", append([]string{"(off)"}, api.ReasoningEfforts...), "(off)"),
+		choiceField(setSummary, "reasoning summary", "← → choose", append([]string{"(none)"}, api.ReasoningSummaries...), "(none)"),
+		choiceField(setTier, "service tier", "fast = priority", api.ServiceTiers, "auto"),
+		textField(setMetadata, "metadata", "k=v, k=v · ≤16 pairs, key ≤64 chars without [ ], value ≤512", ""),
+		textField(setSession, "session id", "≤256 characters", ""),
+		textField(setUser, "user", "≤256 characters", ""),
+		textField(setMaxTools, "max tool calls", "0 to 30; empty = 30", ""),
+		textField(setStopSteps, "stop after steps", "whole number ≥ 1 (step_count_is)", ""),
+		textField(setStopCost, "stop at cost $", "number > 0 (max_cost)", ""),
+		textField(setTraceID, "trace id", "trace metadata", ""),
+		textField(setTraceName, "trace name", "trace metadata", ""),
+		textField(setSpanName, "span name", "trace metadata", ""),
+		textField(setGenName, "generation name", "trace metadata", ""),
+		textField(setParentSpan, "parent span id", "trace metadata", ""),
+		choiceField(setTruncation, "truncation", "← → choose", []string{"(default)", "auto", "disabled"}, "(default)"),
+		choiceField(setStream, "streaming", "off sends one plain request", onOff, "on"),
+		choiceField(setRouting, "routing metadata", "X-OpenRouter-Metadata", []string{"off", "on"}, "off"),
+	)
 }
 
-// applySettings fills req from the panel. Every field's own error is set
-// on it; the first error is returned.
-func applySettings(ss []*setting, req *api.ResponseRequest) (stream bool, err error) {
-	for _, s := range ss {
-		s.err = ""
-	}
-	fail := func(name, msg string) {
-		for _, s := range ss {
-			if s.name == name && s.err == "" {
-				s.err = msg
-			}
-		}
-		if err == nil {
-			err = &api.ValidationError{Field: name, Rule: msg}
-		}
-	}
-	get := func(n string) string { return settingValue(ss, n) }
+// applySettings fills req from the form. Every invalid field gets its
+// error; the model's unsupported settings are flagged in their hints.
+// It reports whether to stream, and every error.
+func applySettings(f *form, req *api.ResponseRequest, model *api.Model) (stream bool, errs []*api.ValidationError) {
+	add := func(field, rule string) { errs = append(errs, &api.ValidationError{Field: field, Rule: rule}) }
+	get := func(n string) string { return strings.TrimSpace(f.field(n).value()) }
+	choice := func(n string) string { return f.field(n).choice() }
 	req.Instructions = get(setInstructions)
 	if v := get(setMaxOut); v != "" {
-		n, e := strconv.Atoi(v)
-		if e != nil || n < 1 {
-			fail(setMaxOut, "must be a whole number of at least 1")
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			add(setMaxOut, "must be a whole number of at least 1")
 		} else {
 			req.MaxOutputTokens = &n
 		}
 	}
-	if v := get(setTemperature); v != "" {
-		f, e := strconv.ParseFloat(v, 64)
-		if e != nil {
-			fail(setTemperature, "must be a number from 0 to 2")
-		} else {
-			req.Temperature = &f
+	number := func(name, rule string, dst **float64) {
+		if v := get(name); v != "" {
+			if x, err := strconv.ParseFloat(v, 64); err != nil {
+				add(name, rule)
+			} else {
+				*dst = &x
+			}
 		}
 	}
-	if e, sm := get(setEffort), get(setSummary); e != "" || sm != "" {
-		req.Reasoning = &api.Reasoning{Effort: e, Summary: sm}
+	number(setTemperature, "must be a number from 0 to 2", &req.Temperature)
+	number(setTopP, "must be a number from 0 to 1", &req.TopP)
+	effort, summary := choice(setEffort), choice(setSummary)
+	if effort != "(off)" || summary != "(none)" {
+		req.Reasoning = &api.Reasoning{}
+		if effort != "(off)" {
+			req.Reasoning.Effort = effort
+		}
+		if summary != "(none)" {
+			req.Reasoning.Summary = summary
+		}
 	}
-	req.ServiceTier = get(setTier)
+	req.ServiceTier = choice(setTier)
 	if v := get(setMetadata); v != "" {
-		req.Metadata = map[string]string{}
-		for _, kv := range strings.Split(v, ",") {
-			kv = strings.TrimSpace(kv)
-			if kv == "" {
-				continue
-			}
-			k, val, ok := strings.Cut(kv, "=")
-			if !ok {
-				fail(setMetadata, fmt.Sprintf("%q is not key=value", kv))
-				break
-			}
-			req.Metadata[strings.TrimSpace(k)] = strings.TrimSpace(val)
+		md, err := api.ParseMetadata([]string{v})
+		if err != nil {
+			var ve *api.ValidationError
+			asErr(err, &ve)
+			add(setMetadata, ve.Rule)
+		} else {
+			req.Metadata = md
 		}
 	}
-	req.SessionID = get(setSession)
-	req.User = get(setUser)
+	req.SessionID, req.User = get(setSession), get(setUser)
 	if v := get(setMaxTools); v != "" {
-		n, e := strconv.Atoi(v)
-		if e != nil {
-			fail(setMaxTools, "must be a whole number from 0 to 30")
+		if n, err := strconv.Atoi(v); err != nil {
+			add(setMaxTools, "must be a whole number from 0 to 30")
 		} else {
 			req.MaxToolCalls = &n
 		}
 	}
 	if v := get(setStopSteps); v != "" {
-		n, e := strconv.Atoi(v)
-		if e != nil || n < 1 {
-			fail(setStopSteps, "must be a whole number of at least 1")
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			add(setStopSteps, "must be a whole number of at least 1")
 		} else {
 			req.StopServerToolsWhen = append(req.StopServerToolsWhen, api.StopCondition{Type: "step_count_is", StepCount: &n})
 		}
 	}
 	if v := get(setStopCost); v != "" {
-		f, e := strconv.ParseFloat(strings.TrimPrefix(v, "$"), 64)
-		if e != nil || f <= 0 {
-			fail(setStopCost, "must be a number above 0")
+		if x, err := strconv.ParseFloat(strings.TrimPrefix(v, "$"), 64); err != nil || x <= 0 {
+			add(setStopCost, "must be a number above 0")
 		} else {
-			req.StopServerToolsWhen = append(req.StopServerToolsWhen, api.StopCondition{Type: "max_cost", MaxCostInDollars: &f})
+			req.StopServerToolsWhen = append(req.StopServerToolsWhen, api.StopCondition{Type: "max_cost", MaxCostInDollars: &x})
 		}
 	}
 	tr := api.Trace{TraceID: get(setTraceID), TraceName: get(setTraceName), SpanName: get(setSpanName), GenerationName: get(setGenName), ParentSpanID: get(setParentSpan)}
 	if tr.TraceID+tr.TraceName+tr.SpanName+tr.GenerationName+tr.ParentSpanID != "" {
 		req.Trace = &tr
 	}
-	req.Truncation = get(setTruncation)
-	onOff := func(name string) bool {
-		switch strings.ToLower(get(name)) {
-		case "on", "true", "yes", "":
-			return true
-		case "off", "false", "no":
-			return false
-		}
-		fail(name, "must be on or off")
-		return false
+	if t := choice(setTruncation); t != "(default)" {
+		req.Truncation = t
 	}
-	stream = onOff(setStream)
-	req.RoutingMetadata = onOff(setRouting) && get(setRouting) != ""
-	if err != nil {
-		return stream, err
-	}
-	// The contract's own rules, checked by the client.
-	if verr := req.Validate(); verr != nil {
-		var ve *api.ValidationError
-		if errors.As(verr, &ve) {
+	stream = choice(setStream) == "on"
+	req.RoutingMetadata = choice(setRouting) == "on"
+	// The contract's own rules, checked by the client: every one, not
+	// only the first.
+	if len(errs) == 0 {
+		for _, ve := range contractErrors(req) {
 			name := ve.Field
 			switch {
 			case strings.HasPrefix(name, "metadata"):
@@ -191,11 +163,103 @@ func applySettings(ss []*setting, req *api.ResponseRequest) (stream bool, err er
 			case strings.HasPrefix(name, "stop_server_tools_when"):
 				name = setStopSteps
 			}
-			fail(name, ve.Rule)
-			err = verr
-		} else {
-			err = verr
+			add(name, ve.Rule)
 		}
 	}
-	return stream, err
+	f.setErrors(errs)
+	flagUnsupported(f, model)
+	return stream, errs
+}
+
+// contractErrors runs the request's own validation once per member it
+// checks, so that every problem is found (Validate stops at the first).
+func contractErrors(req *api.ResponseRequest) []*api.ValidationError {
+	var out []*api.ValidationError
+	probe := *req
+	probe.Input, probe.Model = api.Input{Text: "x"}, "x/x"
+	for i := 0; i < 12; i++ {
+		err := probe.Validate()
+		if err == nil {
+			break
+		}
+		var ve *api.ValidationError
+		if !asErr(err, &ve) {
+			break
+		}
+		out = append(out, ve)
+		// clear the member that failed and look again
+		switch {
+		case ve.Field == "metadata" || strings.HasPrefix(ve.Field, "metadata."):
+			probe.Metadata = nil
+		case ve.Field == "session_id":
+			probe.SessionID = ""
+		case ve.Field == "user":
+			probe.User = ""
+		case ve.Field == "max_tool_calls":
+			probe.MaxToolCalls = nil
+		case ve.Field == "max_output_tokens":
+			probe.MaxOutputTokens = nil
+		case strings.HasPrefix(ve.Field, "stop_server_tools_when"):
+			probe.StopServerToolsWhen = nil
+		case ve.Field == "service_tier":
+			probe.ServiceTier = ""
+		case ve.Field == "temperature":
+			probe.Temperature = nil
+		case ve.Field == "top_p":
+			probe.TopP = nil
+		case strings.HasPrefix(ve.Field, "reasoning"):
+			probe.Reasoning = nil
+		case ve.Field == "truncation":
+			probe.Truncation = ""
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// flagUnsupported marks the settings the model does not list; they are
+// still sent if the user insists (enter again), but never silently.
+func flagUnsupported(f *form, model *api.Model) {
+	for name, params := range settingParam {
+		fl := f.field(name)
+		fl.hint = strings.TrimSuffix(fl.hint, unsupportedNote)
+		if model == nil || model.SupportedParameters == nil || !settingSet(fl) {
+			continue
+		}
+		supported := false
+		for _, p := range params {
+			supported = supported || model.Supports(p)
+		}
+		if !supported {
+			fl.hint += unsupportedNote
+		}
+	}
+}
+
+const unsupportedNote = " · ⚠ not listed by this model"
+
+func settingSet(fl *formField) bool {
+	switch fl.kind {
+	case fieldChoice:
+		return fl.pick != 0
+	}
+	return strings.TrimSpace(fl.value()) != ""
+}
+
+// settingsMap is the settings that are set, for saving with a
+// conversation.
+func settingsMap(f *form) map[string]string {
+	out := map[string]string{}
+	for _, fl := range f.fields {
+		switch fl.kind {
+		case fieldChoice:
+			out[fl.name] = fl.choice()
+		default:
+			if v := strings.TrimSpace(fl.value()); v != "" {
+				out[fl.name] = v
+			}
+		}
+	}
+	return out
 }

@@ -1,239 +1,213 @@
 package ui
 
 import (
-	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-// resultRow is what the table shows of one result, computed once when the
-// results arrive (in the fetch command, not in Update).
-type resultRow struct {
-	idx       int // index into Batch.Results
-	customID  string
-	outcome   string
-	failed    bool
-	errorType string
-	model     string
-	tokens    int
-	finish    string
-}
-
-// buildRows summarises every result; it runs inside a tea.Cmd.
-func buildRows(b *api.Batch) []resultRow {
-	rows := make([]resultRow, len(b.Results))
-	for i := range b.Results {
-		it := &b.Results[i]
-		r := resultRow{idx: i, customID: textsafe.Line(it.CustomID), failed: it.Failed(), errorType: textsafe.Line(it.ErrorTypeName())}
-		switch {
-		case it.Error != nil:
-			r.outcome = r.errorType
-			if r.outcome == "" {
-				r.outcome = "error"
-			}
-		case it.Response != nil:
-			r.outcome = strconv.Itoa(it.Response.StatusCode)
-			s := api.Summarize(it.Response.Body)
-			r.model, r.tokens, r.finish = textsafe.Line(s.Model), s.Tokens, textsafe.Line(s.FinishReason)
-		}
-		rows[i] = r
-	}
-	return rows
-}
-
-// Filters of the table.
+// Filters of the results.
 const (
 	showAll = iota
 	showOK
 	showFailed
 )
 
-var filterNames = []string{"all", "succeeded", "failed"}
+var showNames = []string{"all", "succeeded", "failed"}
 
-// Sort orders.
+// Orders of the results.
 const (
-	sortIndex = iota
-	sortCustomID
-	sortTokens
+	orderSent = iota
+	orderCustomID
+	orderTokens
 )
 
-var sortNames = []string{"as sent", "custom_id", "tokens"}
+var orderNames = []string{"as sent", "custom_id", "tokens"}
 
-// resultsTable draws only the rows that are visible: no per-frame work
-// grows with the number of rows.
-type resultsTable struct {
-	rows    []resultRow
-	view    []int // indices into rows, filtered and sorted
-	cursor  int   // position in view
-	offset  int
-	height  int
-	width   int
-	filter  int
+// results is a batch's results as a table: one compact row per result
+// (api.BatchData), the filtered and sorted view of them, the cursor, and
+// the table that draws only the visible rows. Nothing per frame grows
+// with the number of results.
+type results struct {
+	data    *api.BatchData
+	view    []int32 // indices into data.Rows, filtered and sorted
+	nav     listNav
+	tbl     table
+	show    int
 	errType string
-	search  string
-	sortBy  int
+	order   int
+	search  filterLine
+	errList []string
 }
 
-func (t *resultsTable) setRows(rows []resultRow) {
-	t.rows = rows
-	t.apply()
-}
-
-// apply recomputes the view after a filter, search or sort change.
-func (t *resultsTable) apply() {
-	var sel int = -1
-	if t.cursor < len(t.view) {
-		sel = t.view[t.cursor]
+func newResults(d *api.BatchData) *results {
+	r := &results{data: d, search: newFilterLine("custom_id contains…"),
+		tbl: newTable(
+			column{title: "CUSTOM_ID", keep: 1, min: 8},
+			column{title: "OUTCOME", keep: 5, max: 28},
+			column{title: "MODEL", keep: 4, max: 40},
+			column{title: "TOKENS", keep: 3, max: 12, right: true},
+			column{title: "FINISH", keep: 2, max: 24},
+		)}
+	r.errList = d.ErrorTypeNames()
+	for i := range d.Rows {
+		r.tbl.measure(r.cells(i)...)
 	}
-	t.view = t.view[:0]
-	term := strings.ToLower(t.search)
-	for i := range t.rows {
-		r := &t.rows[i]
+	r.apply()
+	return r
+}
+
+// cells are the plain cells of row i.
+func (r *results) cells(i int) []string {
+	row := &r.data.Rows[i]
+	outcome := ""
+	switch {
+	case row.ErrType != 0:
+		outcome = r.data.Word(row.ErrType)
+	case row.Status != 0:
+		outcome = strconv.Itoa(int(row.Status))
+	case row.Failed:
+		outcome = "error"
+	}
+	tok := ""
+	if row.Tokens > 0 {
+		tok = format.Int(int(row.Tokens))
+	}
+	return []string{textsafe.Line(row.CustomID), textsafe.Line(outcome), textsafe.Line(r.data.Word(row.Model)), tok, textsafe.Line(r.data.Word(row.Finish))}
+}
+
+// apply recomputes the view after a filter, search or order change,
+// keeping the selected result selected.
+func (r *results) apply() {
+	sel := int32(-1)
+	if r.nav.cursor < len(r.view) {
+		sel = r.view[r.nav.cursor]
+	}
+	r.view = r.view[:0]
+	q := r.search.query()
+	et := uint16(0)
+	if r.errType != "" {
+		for i, w := range r.data.Words {
+			if w == r.errType {
+				et = uint16(i)
+			}
+		}
+	}
+	for i := range r.data.Rows {
+		row := &r.data.Rows[i]
 		switch {
-		case t.filter == showOK && r.failed, t.filter == showFailed && !r.failed:
+		case r.show == showOK && row.Failed, r.show == showFailed && !row.Failed:
 			continue
-		case t.errType != "" && r.errorType != t.errType:
+		case r.errType != "" && row.ErrType != et:
 			continue
-		case term != "" && !strings.Contains(strings.ToLower(r.customID), term):
+		case q != "" && !containsFold(row.CustomID, q):
 			continue
 		}
-		t.view = append(t.view, i)
+		r.view = append(r.view, int32(i))
 	}
-	switch t.sortBy {
-	case sortCustomID:
-		sort.SliceStable(t.view, func(a, b int) bool { return t.rows[t.view[a]].customID < t.rows[t.view[b]].customID })
-	case sortTokens:
-		sort.SliceStable(t.view, func(a, b int) bool { return t.rows[t.view[a]].tokens > t.rows[t.view[b]].tokens })
+	rows := r.data.Rows
+	switch r.order {
+	case orderCustomID:
+		slices.SortStableFunc(r.view, func(a, b int32) int { return strings.Compare(rows[a].CustomID, rows[b].CustomID) })
+	case orderTokens:
+		slices.SortStableFunc(r.view, func(a, b int32) int { return int(rows[b].Tokens) - int(rows[a].Tokens) })
 	}
-	t.cursor = 0
-	for i, v := range t.view {
+	r.nav.setCount(len(r.view))
+	r.nav.cursor = 0
+	for i, v := range r.view {
 		if v == sel {
-			t.cursor = i
+			r.nav.cursor = i
 			break
 		}
 	}
-	t.clamp()
+	r.nav.clamp()
 }
 
-func (t *resultsTable) move(d int) {
-	t.cursor += d
-	t.clamp()
+// selected is the index (into data.Rows) under the cursor, or -1.
+func (r *results) selected() int {
+	if r.nav.cursor < 0 || r.nav.cursor >= len(r.view) {
+		return -1
+	}
+	return int(r.view[r.nav.cursor])
 }
 
-func (t *resultsTable) clamp() {
-	if t.cursor >= len(t.view) {
-		t.cursor = len(t.view) - 1
-	}
-	if t.cursor < 0 {
-		t.cursor = 0
-	}
-	body := max(1, t.height-1)
-	if t.cursor < t.offset {
-		t.offset = t.cursor
-	}
-	if t.cursor >= t.offset+body {
-		t.offset = t.cursor - body + 1
-	}
-	if t.offset > max(0, len(t.view)-body) {
-		t.offset = max(0, len(t.view)-body)
-	}
-	if t.offset < 0 {
-		t.offset = 0
-	}
+func (r *results) setSize(w, h int) {
+	r.tbl.layout(w)
+	r.nav.setHeight(max(1, h-1)) // the header
 }
 
-// selected returns the row under the cursor.
-func (t *resultsTable) selected() (resultRow, bool) {
-	if t.cursor < 0 || t.cursor >= len(t.view) {
-		return resultRow{}, false
-	}
-	return t.rows[t.view[t.cursor]], true
+// filtered reports whether anything narrows the view.
+func (r *results) filtered() bool {
+	return r.show != showAll || r.errType != "" || r.search.query() != ""
 }
 
-func (t *resultsTable) setSize(w, h int) {
-	t.width, t.height = w, h
-	t.clamp()
+// clearFilters drops the filter, the error type and the search.
+func (r *results) clearFilters() {
+	r.show, r.errType = showAll, ""
+	r.search.clear()
+	r.apply()
 }
 
 // render draws the header and the visible rows.
-func (t *resultsTable) render(s Styles) string {
-	w := t.width
-	outcomeW, tokW, finishW := 22, 8, 16
-	modelW := 22
-	if w < 90 {
-		modelW, finishW = 0, 12
-	}
-	if w < 60 {
-		finishW = 0
-		outcomeW = 14
-	}
-	idW := w - outcomeW - tokW - modelW - finishW - 2
-	if idW < 8 {
-		idW = 8
-	}
-	cell := func(s string, n int, right bool) string {
-		if n <= 0 {
-			return ""
-		}
-		s = ansi.Truncate(s, n-1, "…")
-		pad := n - lipgloss.Width(s)
-		if pad < 0 {
-			pad = 0
-		}
-		if right {
-			return strings.Repeat(" ", pad-1) + s + " "
-		}
-		return s + strings.Repeat(" ", pad)
-	}
-	line := func(id, outcome, model, tokens, finish string) string {
-		return cell(id, idW, false) + cell(outcome, outcomeW, false) + cell(model, modelW, false) + cell(tokens, tokW, true) + cell(finish, finishW, false)
-	}
+func (r *results) render(s Styles) string {
 	var b strings.Builder
-	b.WriteString(s.TableHead.Render(line("  CUSTOM_ID", "OUTCOME", "MODEL", "TOKENS", "FINISH")))
-	if len(t.view) == 0 {
+	b.WriteString(r.tbl.header(s))
+	if len(r.view) == 0 {
 		b.WriteString("\n" + s.Muted.Render("  no results match"))
 		return b.String()
 	}
-	end := min(len(t.view), t.offset+max(1, t.height-1))
-	for i := t.offset; i < end; i++ {
-		r := &t.rows[t.view[i]]
-		tok := ""
-		if r.tokens > 0 {
-			tok = format.Int(r.tokens)
-		}
-		marker := "  "
-		if i == t.cursor {
-			marker = "▸ "
-		}
-		text := line(marker+r.customID, r.outcome, r.model, tok, r.finish)
+	a, z := r.nav.visible()
+	for i := a; i < z; i++ {
+		idx := int(r.view[i])
+		line := r.tbl.row(r.cells(idx), i == r.nav.cursor)
 		b.WriteByte('\n')
 		switch {
-		case i == t.cursor:
-			b.WriteString(s.Selected.Render(text))
-		case r.failed:
-			b.WriteString(s.Error.Render(text))
+		case i == r.nav.cursor:
+			b.WriteString(s.Selected.Render(line))
+		case r.data.Rows[idx].Failed:
+			b.WriteString(s.Error.Render(line))
 		default:
-			b.WriteString(text)
+			b.WriteString(line)
 		}
 	}
 	return b.String()
 }
 
-// position is "row 12 of 340 (filtered from 10,000)".
-func (t *resultsTable) position() string {
-	if len(t.view) == 0 {
-		return fmt.Sprintf("0 of %s", format.Int(len(t.rows)))
+// position is "Results 41-60 of 340 (filtered from 10,000)", or the
+// selected row's number when all fit.
+func (r *results) position() string {
+	total := len(r.data.Rows)
+	s := ""
+	switch {
+	case len(r.view) == 0:
+		s = "0 of " + format.Int(total)
+	case r.nav.position() != "":
+		s = r.nav.position() + " · row " + format.Int(r.nav.cursor+1)
+	default:
+		s = format.Int(r.nav.cursor+1) + " of " + format.Int(len(r.view))
 	}
-	s := fmt.Sprintf("%s of %s", format.Int(t.cursor+1), format.Int(len(t.view)))
-	if len(t.view) != len(t.rows) {
-		s += " (filtered from " + format.Int(len(t.rows)) + ")"
+	if len(r.view) != total && len(r.view) > 0 {
+		s += " (filtered from " + format.Int(total) + ")"
 	}
 	return s
+}
+
+// nextOf cycles "" -> list[0] -> ... -> "".
+func nextOf(list []string, cur string) string {
+	if cur == "" {
+		if len(list) == 0 {
+			return ""
+		}
+		return list[0]
+	}
+	for i, x := range list {
+		if x == cur && i+1 < len(list) {
+			return list[i+1]
+		}
+	}
+	return ""
 }

@@ -1,11 +1,18 @@
 package ui
 
+// The structured filter-rules editor of the destination form: groups of
+// rules joined by and/or; each rule a field and an operator picked from
+// the service's lists and an optional value. A field or operator the
+// server sent that gwdash does not know is kept (and shown inert) until
+// changed.
+
 import (
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -13,49 +20,48 @@ import (
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-// rulesEditor edits filter rules as structured groups of rules: each group
-// joins its rules with and/or; each rule picks a field and an operator from
-// the service's lists and takes an optional value. The result is nil
-// (cleared to null) or a set of rules.
 type rulesEditor struct {
 	cleared bool
 	enabled bool
 	groups  []*ruleGroup
 	g, r    int // focused group, and rule (-1: the group's logic)
 	col     int // 0 field, 1 operator, 2 value
-	err     string
+	keys    RulesKeys
 }
 
 type ruleGroup struct {
-	or    bool
+	logic string // and, or (or what the server sent)
 	rules []*ruleRow
 }
 
 type ruleRow struct {
-	field, op int
+	field, op string
 	value     textinput.Model
 }
 
 func newValueInput(v string) textinput.Model { return newInput("", "value (optional)", 512, v) }
 
 func newRulesEditor(fr *api.FilterRules) *rulesEditor {
-	e := &rulesEditor{cleared: fr == nil, enabled: true, r: -1}
+	e := &rulesEditor{cleared: fr == nil, enabled: true, r: -1, keys: DefaultRulesKeys()}
 	if fr != nil {
 		e.enabled = fr.Enabled
 		for _, g := range fr.Groups {
-			grp := &ruleGroup{or: g.Logic == "or"}
+			grp := &ruleGroup{logic: g.Logic}
 			for _, r := range g.Rules {
 				v := ""
 				if r.Value != nil {
 					v = fmt.Sprint(r.Value)
 				}
-				grp.rules = append(grp.rules, &ruleRow{field: max(0, slices.Index(api.FilterFields, r.Field)),
-					op: max(0, slices.Index(api.FilterOperators, r.Operator)), value: newValueInput(v)})
+				grp.rules = append(grp.rules, &ruleRow{field: r.Field, op: r.Operator, value: newValueInput(v)})
 			}
 			e.groups = append(e.groups, grp)
 		}
 	}
 	return e
+}
+
+func newRule() *ruleRow {
+	return &ruleRow{field: api.FilterFields[0], op: api.FilterOperators[0], value: newValueInput("")}
 }
 
 // rules returns the edited rules, nil when cleared or empty.
@@ -65,12 +71,9 @@ func (e *rulesEditor) rules() *api.FilterRules {
 	}
 	fr := &api.FilterRules{Enabled: e.enabled}
 	for _, g := range e.groups {
-		grp := api.FilterGroup{Logic: "and", Rules: []api.FilterRule{}}
-		if g.or {
-			grp.Logic = "or"
-		}
+		grp := api.FilterGroup{Logic: g.logic, Rules: []api.FilterRule{}}
 		for _, r := range g.rules {
-			rule := api.FilterRule{Field: api.FilterFields[r.field], Operator: api.FilterOperators[r.op]}
+			rule := api.FilterRule{Field: r.field, Operator: r.op}
 			if v := strings.TrimSpace(r.value.Value()); v != "" {
 				if n, err := strconv.ParseFloat(v, 64); err == nil {
 					rule.Value = n
@@ -84,6 +87,8 @@ func (e *rulesEditor) rules() *api.FilterRules {
 	}
 	return fr
 }
+
+func (e *rulesEditor) typing() bool { return e.current() != nil && e.col == 2 }
 
 func (e *rulesEditor) focus() {
 	for gi, g := range e.groups {
@@ -104,7 +109,7 @@ func (e *rulesEditor) current() *ruleRow {
 	return nil
 }
 
-// rows is the focus order: each group's logic, then its rules.
+// move walks the focus order: each group's logic, then its rules.
 func (e *rulesEditor) move(d int) {
 	type pos struct{ g, r int }
 	var order []pos
@@ -128,49 +133,61 @@ func (e *rulesEditor) move(d int) {
 
 func cycle(i, n, d int) int { return ((i+d)%n + n) % n }
 
+// next steps through a list from a value that may not be in it.
+func next(list []string, cur string, d int) string {
+	i := slices.Index(list, cur)
+	if i < 0 {
+		if d < 0 {
+			return list[len(list)-1]
+		}
+		return list[0]
+	}
+	return list[cycle(i, len(list), d)]
+}
+
 // key handles a key; done reports that the editor closes.
 func (e *rulesEditor) key(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
-	e.err = ""
+	k := e.keys
 	row := e.current()
-	switch msg.Type {
-	case tea.KeyEsc, tea.KeyCtrlS:
+	switch {
+	case key.Matches(msg, k.Done):
 		return nil, true
-	case tea.KeyUp:
+	case key.Matches(msg, k.Up):
 		e.move(-1)
 		return nil, false
-	case tea.KeyDown:
+	case key.Matches(msg, k.Down):
 		e.move(1)
 		return nil, false
-	case tea.KeyTab:
+	case key.Matches(msg, k.NextCol):
 		if row != nil {
 			e.col = cycle(e.col, 3, 1)
 			e.focus()
 		}
 		return nil, false
-	case tea.KeyShiftTab:
+	case key.Matches(msg, k.PrevCol):
 		if row != nil {
 			e.col = cycle(e.col, 3, -1)
 			e.focus()
 		}
 		return nil, false
-	case tea.KeyCtrlN: // a rule in the focused group (a group first if none)
+	case key.Matches(msg, k.AddRule): // a rule in the focused group (a group first if none)
 		e.cleared = false
 		if len(e.groups) == 0 {
-			e.groups = append(e.groups, &ruleGroup{})
+			e.groups = append(e.groups, &ruleGroup{logic: "and"})
 			e.g = 0
 		}
 		g := e.groups[e.g]
-		g.rules = append(g.rules, &ruleRow{value: newValueInput("")})
+		g.rules = append(g.rules, newRule())
 		e.r, e.col = len(g.rules)-1, 0
 		e.focus()
 		return nil, false
-	case tea.KeyCtrlG: // a new group with one rule
+	case key.Matches(msg, k.AddGroup): // a new group with one rule
 		e.cleared = false
-		e.groups = append(e.groups, &ruleGroup{rules: []*ruleRow{{value: newValueInput("")}}})
+		e.groups = append(e.groups, &ruleGroup{logic: "and", rules: []*ruleRow{newRule()}})
 		e.g, e.r, e.col = len(e.groups)-1, 0, 0
 		e.focus()
 		return nil, false
-	case tea.KeyCtrlD: // delete the focused rule, or the group on its logic line
+	case key.Matches(msg, k.Delete): // the focused rule, or the group on its logic line
 		if e.g >= len(e.groups) {
 			return nil, false
 		}
@@ -184,35 +201,36 @@ func (e *rulesEditor) key(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		}
 		e.focus()
 		return nil, false
-	case tea.KeyCtrlE:
+	case key.Matches(msg, k.Enable):
 		e.enabled = !e.enabled
 		return nil, false
-	case tea.KeyCtrlX: // clear to null
+	case key.Matches(msg, k.Clear): // clear to null
 		e.cleared, e.groups, e.g, e.r = true, nil, 0, -1
 		return nil, false
 	}
 	if e.g < len(e.groups) && e.r < 0 { // the group's logic
-		if msg.Type == tea.KeySpace || msg.Type == tea.KeyLeft || msg.Type == tea.KeyRight {
-			e.groups[e.g].or = !e.groups[e.g].or
+		if key.Matches(msg, k.Change, k.Prev) {
+			e.groups[e.g].logic = next([]string{"and", "or"}, e.groups[e.g].logic, 1)
 		}
 		return nil, false
 	}
 	if row == nil {
 		return nil, false
 	}
-	switch e.col {
-	case 0, 1:
+	if e.col < 2 {
 		d := 0
-		switch msg.Type {
-		case tea.KeyRight, tea.KeySpace:
+		switch {
+		case key.Matches(msg, k.Change):
 			d = 1
-		case tea.KeyLeft:
+		case key.Matches(msg, k.Prev):
 			d = -1
 		}
-		if e.col == 0 {
-			row.field = cycle(row.field, len(api.FilterFields), d)
-		} else {
-			row.op = cycle(row.op, len(api.FilterOperators), d)
+		if d != 0 {
+			if e.col == 0 {
+				row.field = next(api.FilterFields, row.field, d)
+			} else {
+				row.op = next(api.FilterOperators, row.op, d)
+			}
 		}
 		return nil, false
 	}
@@ -232,8 +250,12 @@ func (e *rulesEditor) view(s Styles, w, h int) string {
 	}
 	for gi, g := range e.groups {
 		logic := "and: every rule must match"
-		if g.or {
+		switch g.logic {
+		case "or":
 			logic = "or: any rule may match"
+		case "and":
+		default:
+			logic = "unknown logic “" + textsafe.Line(g.logic) + "” (space sets and/or)"
 		}
 		line := fmt.Sprintf("group %d · %s", gi+1, logic)
 		if gi == e.g && e.r < 0 {
@@ -245,6 +267,7 @@ func (e *rulesEditor) view(s Styles, w, h int) string {
 		for ri, r := range g.rules {
 			focused := gi == e.g && ri == e.r
 			cell := func(col int, text string) string {
+				text = textsafe.Line(text)
 				if focused && e.col == col {
 					return s.Selected.Render("‹" + text + "›")
 				}
@@ -258,14 +281,11 @@ func (e *rulesEditor) view(s Styles, w, h int) string {
 			if focused {
 				marker = "  ▸ "
 			}
-			lines = append(lines, ansi.Truncate(marker+cell(0, api.FilterFields[r.field])+cell(1, api.FilterOperators[r.op])+" "+val, w, "…"))
+			lines = append(lines, ansi.Truncate(marker+cell(0, r.field)+cell(1, r.op)+" "+val, max(1, w), "…"))
 		}
 	}
 	lines = append(lines, "", s.Muted.Render("↑/↓ rule · tab field/operator/value · ←/→ or space change · ctrl+n add rule · ctrl+g add group"),
 		s.Muted.Render("ctrl+d delete · ctrl+e enable/disable · ctrl+x clear to null · esc done"))
-	if e.err != "" {
-		lines = append(lines, s.FieldErr.Render(textsafe.Line(e.err)))
-	}
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}

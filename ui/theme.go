@@ -1,6 +1,9 @@
 package ui
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gwdash/gwdash/api"
+)
 
 // Theme names colour roles; every colour the UI draws comes from one. The
 // adaptive pairs are the only place light and dark terminals differ.
@@ -30,56 +33,94 @@ func DefaultTheme() Theme {
 	}
 }
 
-// Styles are built once from a Theme.
+// Styles are built once from a Theme and the renderer that draws them (its
+// colour profile and background decide how colours come out, so two
+// dashboards, or a test's golden renderer, never share global state).
 type Styles struct {
-	Theme                           Theme
-	App, Header, HeaderTab, TabOn   lipgloss.Style
-	Demo, Host                      lipgloss.Style
-	Status, StatusErr, StatusNote   lipgloss.Style
-	StatusKey, StatusDesc, Busy     lipgloss.Style
-	Title, Label, Value, Subtle     lipgloss.Style
-	Muted, Error, Warning, Success  lipgloss.Style
-	Info, Card, Selected, TableHead lipgloss.Style
-	Reasoning, Refusal, Input       lipgloss.Style
-	FieldErr, Focused               lipgloss.Style
+	Theme    Theme
+	Renderer *lipgloss.Renderer
+	// Dark is the background the renderer assumes (markdown follows it).
+	Dark bool
+
+	Header, HeaderTab, TabOn, Demo, Host         lipgloss.Style
+	Status, StatusErr, StatusNote, Mode, ModeTyp lipgloss.Style
+	HelpKey, HelpDesc, Busy                      lipgloss.Style
+	Title, Label, Value, Subtle, Muted           lipgloss.Style
+	Error, Warning, Success, Info                lipgloss.Style
+	Card, Selected, TableHead, Marker            lipgloss.Style
+	Reasoning, Refusal, FieldErr, Focused, Pane  lipgloss.Style
+	PaneFocused                                  lipgloss.Style
 }
 
-// NewStyles builds the styles of a theme.
-func NewStyles(t Theme) Styles {
-	s := Styles{Theme: t}
-	s.App = lipgloss.NewStyle()
-	s.Header = lipgloss.NewStyle().Foreground(t.Text)
-	s.HeaderTab = lipgloss.NewStyle().Foreground(t.Subtle).Padding(0, 1)
-	s.TabOn = lipgloss.NewStyle().Foreground(t.Primary).Bold(true).Underline(true).Padding(0, 1)
-	s.Demo = lipgloss.NewStyle().Foreground(t.BadgeFg).Background(t.Warning).Bold(true).Padding(0, 1)
-	s.Host = lipgloss.NewStyle().Foreground(t.Muted)
-	s.Status = lipgloss.NewStyle().Foreground(t.Subtle)
-	s.StatusErr = lipgloss.NewStyle().Foreground(t.Error).Bold(true)
-	s.StatusNote = lipgloss.NewStyle().Foreground(t.Info)
-	s.StatusKey = lipgloss.NewStyle().Foreground(t.Primary)
-	s.StatusDesc = lipgloss.NewStyle().Foreground(t.Muted)
-	s.Busy = lipgloss.NewStyle().Foreground(t.Accent)
-	s.Title = lipgloss.NewStyle().Foreground(t.Primary).Bold(true)
-	s.Label = lipgloss.NewStyle().Foreground(t.Subtle)
-	s.Value = lipgloss.NewStyle().Foreground(t.Text)
-	s.Subtle = lipgloss.NewStyle().Foreground(t.Subtle)
-	s.Muted = lipgloss.NewStyle().Foreground(t.Muted)
-	s.Error = lipgloss.NewStyle().Foreground(t.Error)
-	s.Warning = lipgloss.NewStyle().Foreground(t.Warning)
-	s.Success = lipgloss.NewStyle().Foreground(t.Success)
-	s.Info = lipgloss.NewStyle().Foreground(t.Info)
-	s.Card = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1)
-	s.Selected = lipgloss.NewStyle().Foreground(t.SelectionFg).Background(t.SelectionBg)
-	s.TableHead = lipgloss.NewStyle().Foreground(t.Subtle).Bold(true)
-	s.Reasoning = lipgloss.NewStyle().Foreground(t.Muted).Italic(true)
-	s.Refusal = lipgloss.NewStyle().Foreground(t.Warning)
-	s.Input = lipgloss.NewStyle().Foreground(t.Text)
-	s.FieldErr = lipgloss.NewStyle().Foreground(t.Error)
-	s.Focused = lipgloss.NewStyle().Foreground(t.Primary).Bold(true)
+// NewStyles builds the styles of a theme for a renderer (nil: lipgloss's
+// default renderer).
+func NewStyles(t Theme, r *lipgloss.Renderer) Styles {
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	n := r.NewStyle
+	s := Styles{Theme: t, Renderer: r, Dark: r.HasDarkBackground()}
+	s.Header = n().Foreground(t.Text)
+	s.HeaderTab = n().Foreground(t.Subtle).Padding(0, 1)
+	s.TabOn = n().Foreground(t.Primary).Bold(true).Underline(true).Padding(0, 1)
+	s.Demo = n().Foreground(t.BadgeFg).Background(t.Warning).Bold(true).Padding(0, 1)
+	s.Host = n().Foreground(t.Muted)
+	s.Status = n().Foreground(t.Subtle)
+	s.StatusErr = n().Foreground(t.Error).Bold(true)
+	s.StatusNote = n().Foreground(t.Info)
+	s.Mode = n().Foreground(t.BadgeFg).Background(t.Subtle).Bold(true).Padding(0, 1)
+	s.ModeTyp = n().Foreground(t.BadgeFg).Background(t.Accent).Bold(true).Padding(0, 1)
+	s.HelpKey = n().Foreground(t.Primary)
+	s.HelpDesc = n().Foreground(t.Muted)
+	s.Busy = n().Foreground(t.Accent)
+	s.Title = n().Foreground(t.Primary).Bold(true)
+	s.Label = n().Foreground(t.Subtle)
+	s.Value = n().Foreground(t.Text)
+	s.Subtle = n().Foreground(t.Subtle)
+	s.Muted = n().Foreground(t.Muted)
+	s.Error = n().Foreground(t.Error)
+	s.Warning = n().Foreground(t.Warning)
+	s.Success = n().Foreground(t.Success)
+	s.Info = n().Foreground(t.Info)
+	s.Card = n().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1)
+	s.Selected = n().Foreground(t.SelectionFg).Background(t.SelectionBg)
+	s.TableHead = n().Foreground(t.Subtle).Bold(true)
+	s.Marker = n().Foreground(t.Primary).Bold(true)
+	s.Reasoning = n().Foreground(t.Muted).Italic(true)
+	s.Refusal = n().Foreground(t.Warning)
+	s.FieldErr = n().Foreground(t.Error)
+	s.Focused = n().Foreground(t.Primary).Bold(true)
+	s.Pane = n().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border)
+	s.PaneFocused = n().Border(lipgloss.RoundedBorder()).BorderForeground(t.Primary)
 	return s
 }
 
-// badge renders a status word in its role's colour.
+// badge renders a word in its role's colour, as a label on a background.
 func (s Styles) badge(word string, role lipgloss.AdaptiveColor) string {
-	return lipgloss.NewStyle().Foreground(s.Theme.BadgeFg).Background(role).Bold(true).Padding(0, 1).Render(word)
+	return s.Renderer.NewStyle().Foreground(s.Theme.BadgeFg).Background(role).Bold(true).Padding(0, 1).Render(word)
+}
+
+// fg renders text in a role's colour.
+func (s Styles) fg(role lipgloss.AdaptiveColor, text string) string {
+	return s.Renderer.NewStyle().Foreground(role).Render(text)
+}
+
+// statusRole is the colour of a batch status: the one status badge of the
+// app, used by the home table and the batch view alike.
+func (s Styles) statusRole(st api.BatchStatus, failures bool) lipgloss.AdaptiveColor {
+	t := s.Theme
+	switch st {
+	case api.BatchCompleted:
+		if failures {
+			return t.Warning
+		}
+		return t.Success
+	case api.BatchFailed, api.BatchExpired:
+		return t.Error
+	case api.BatchCancelled, api.BatchCancelling:
+		return t.Muted
+	case api.BatchValidating, api.BatchInProgress, api.BatchFinalizing:
+		return t.Info
+	}
+	return t.Warning // unknown: worth a look
 }

@@ -1,43 +1,256 @@
 package ui
 
+// A growing answer, kept so that appending costs what is appended, memory
+// stays near the text's own size, and a frame draws only what is visible:
+//
+//   - the text lives in 1 MiB chunks (no doubling copies as it grows);
+//   - blocks are found as the text arrives (a block ends at a blank line
+//     outside a code fence, or at 16 KiB, so no block is ever large);
+//   - each block has a height: an estimate from its plain wrapping until
+//     it is rendered, then its rendered height;
+//   - markdown is rendered in a command, off the UI loop, for the blocks
+//     on screen only, into a bounded cache; until then a block shows
+//     plain-wrapped.
+
 import (
 	"bytes"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/glamour"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 )
 
-// markdown renders finished markdown blocks; one renderer per width is
-// kept, since building one is costly.
-type markdown struct {
-	style    string
-	width    int
-	renderer *glamour.TermRenderer
+const (
+	chunkSize   = 1 << 20
+	maxBlock    = 16 << 10
+	cacheBlocks = 256
+)
+
+// block is a finished piece of the text.
+type block struct {
+	start, end int64
+	height     int32 // rendered height, or the estimate
+	rendered   bool  // height is the rendered one
+	plain      bool  // never rendered as markdown (cut inside a fence)
 }
 
-func (m *markdown) render(src string, width int) []string {
-	if m.renderer == nil || m.width != width {
-		// The colour profile follows lipgloss's, so NO_COLOR holds here too.
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(m.style), glamour.WithWordWrap(max(10, width-4)),
-			glamour.WithColorProfile(lipgloss.ColorProfile()))
-		if err != nil {
-			return plainLines(src, width)
+// doc is a growing text.
+type doc struct {
+	markdown bool
+	chunks   [][]byte
+	size     int64
+	blocks   []block
+	open     int64 // start of the unfinished tail
+	width    int
+	total    int // sum of block heights plus one gap line between blocks
+
+	// scanner state
+	lineStart int64
+	lineText  []byte // up to three first non-blank bytes of the line
+	lineBlank bool
+	inFence   bool
+
+	cache map[int]cached
+	order []int // cache keys, oldest first
+}
+
+type cached struct {
+	width int
+	lines []string
+}
+
+func newDoc(markdown bool, width int) *doc {
+	return &doc{markdown: markdown, width: max(10, width), lineBlank: true, cache: map[int]cached{}}
+}
+
+// append adds text: O(len(s)).
+func (d *doc) append(s string) {
+	for len(s) > 0 {
+		if len(d.chunks) == 0 || len(d.chunks[len(d.chunks)-1]) == chunkSize {
+			d.chunks = append(d.chunks, make([]byte, 0, chunkSize))
 		}
-		m.renderer, m.width = r, width
+		last := &d.chunks[len(d.chunks)-1]
+		n := min(len(s), chunkSize-len(*last))
+		start := d.size
+		*last = append(*last, s[:n]...)
+		d.size += int64(n)
+		d.scan(start, s[:n])
+		s = s[n:]
 	}
-	out, err := m.renderer.Render(src)
-	if err != nil {
-		return plainLines(src, width)
+}
+
+// scan finds block ends in newly appended bytes.
+func (d *doc) scan(at int64, p string) {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		off := at + int64(i)
+		if c != '\n' {
+			if c != ' ' && c != '\t' && c != '\r' {
+				d.lineBlank = false
+				if len(d.lineText) < 3 {
+					d.lineText = append(d.lineText, c)
+				}
+			}
+			// A block never grows past maxBlock: cut it at a rune start.
+			if off+1-d.open >= maxBlock && utf8.RuneStart(c) {
+				d.finishBlock(off, d.inFence || !d.lineBlank)
+			}
+			continue
+		}
+		if bytes.Equal(d.lineText, []byte("```")) {
+			d.inFence = !d.inFence
+		}
+		if d.lineBlank && !d.inFence && d.lineStart > d.open {
+			d.finishBlock(off+1, false)
+		} else if off+1-d.open >= maxBlock {
+			d.finishBlock(off+1, d.inFence)
+		}
+		d.lineStart, d.lineText, d.lineBlank = off+1, d.lineText[:0], true
 	}
-	out = strings.Trim(out, "\n")
-	lines := strings.Split(out, "\n")
-	// glamour pads lines with spaces to the wrap width; trim them.
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+}
+
+// finishBlock ends the block at end; plain marks one that must not be
+// rendered as markdown (cut inside a fence or a line).
+func (d *doc) finishBlock(end int64, plain bool) {
+	if end <= d.open {
+		return
 	}
-	return lines
+	b := block{start: d.open, end: end, plain: plain || !d.markdown}
+	b.height = int32(estimateHeight(d.slice(b.start, b.end), d.width))
+	if len(d.blocks) > 0 {
+		d.total++ // the gap line
+	}
+	d.total += int(b.height)
+	d.blocks = append(d.blocks, b)
+	d.open = end
+}
+
+// finish ends the text: the tail becomes a block.
+func (d *doc) finish() {
+	if d.open < d.size && strings.TrimSpace(d.slice(d.open, d.size)) != "" {
+		d.finishBlock(d.size, d.inFence)
+	}
+	d.open = d.size
+}
+
+// slice copies bytes [a, b) of the text.
+func (d *doc) slice(a, b int64) string {
+	if a >= b {
+		return ""
+	}
+	var sb strings.Builder
+	sb.Grow(int(b - a))
+	for a < b {
+		ci, off := a/chunkSize, a%chunkSize
+		c := d.chunks[ci]
+		n := min(int64(len(c))-off, b-a)
+		sb.Write(c[off : off+n])
+		a += n
+	}
+	return sb.String()
+}
+
+// text is the whole text (copied: for saving, copying and history).
+func (d *doc) text() string { return d.slice(0, d.size) }
+
+// tail is the unfinished block.
+func (d *doc) tail() string { return d.slice(d.open, d.size) }
+
+// tailLines wraps the unfinished tail (bounded by maxBlock).
+func (d *doc) tailLines() []string {
+	t := d.tail()
+	if strings.TrimSpace(t) == "" {
+		return nil
+	}
+	return indent(plainLines(t, d.width-2), "  ")
+}
+
+// height is the doc's lines: the blocks, their gaps, and the tail.
+func (d *doc) height() int {
+	h := d.total
+	if t := d.tailLines(); len(t) > 0 {
+		if len(d.blocks) > 0 {
+			h++
+		}
+		h += len(t)
+	}
+	return h
+}
+
+// blockLines returns a block's lines: rendered from the cache, or wrapped
+// plain meanwhile (without changing the doc).
+func (d *doc) blockLines(i int) []string {
+	if c, ok := d.cache[i]; ok && c.width == d.width {
+		return c.lines
+	}
+	b := d.blocks[i]
+	return indent(plainLines(strings.TrimRight(d.slice(b.start, b.end), "\n"), d.width-2), "  ")
+}
+
+// store keeps a rendered block (bounded: the oldest go first) and puts
+// its true height in place of the estimate.
+func (d *doc) store(i, width int, lines []string) {
+	if i >= len(d.blocks) || width != d.width {
+		return
+	}
+	if _, ok := d.cache[i]; !ok {
+		d.order = append(d.order, i)
+		if len(d.order) > cacheBlocks {
+			delete(d.cache, d.order[0])
+			d.order = d.order[1:]
+		}
+	}
+	d.cache[i] = cached{width: width, lines: lines}
+	b := &d.blocks[i]
+	d.total += len(lines) - int(b.height)
+	b.height, b.rendered = int32(len(lines)), true
+}
+
+// needs reports whether block i wants a markdown render at this width.
+func (d *doc) needs(i int) bool {
+	if d.blocks[i].plain {
+		return false
+	}
+	c, ok := d.cache[i]
+	return !ok || c.width != d.width
+}
+
+// resize re-estimates every block for a new width (rendering happens
+// again for the visible ones).
+func (d *doc) resize(width int) {
+	width = max(10, width)
+	if width == d.width {
+		return
+	}
+	d.width = width
+	d.total = 0
+	for i := range d.blocks {
+		b := &d.blocks[i]
+		if c, ok := d.cache[i]; ok && c.width == width {
+			b.height = int32(len(c.lines))
+		} else {
+			b.height, b.rendered = int32(estimateHeight(d.slice(b.start, b.end), width)), false
+		}
+		if i > 0 {
+			d.total++
+		}
+		d.total += int(b.height)
+	}
+}
+
+// estimateHeight counts the lines of plain-wrapped text without building
+// them.
+func estimateHeight(s string, width int) int {
+	w := max(1, width-2)
+	n := 0
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		lw := cellWidth(line)
+		n += max(1, (lw+w-1)/w)
+	}
+	return max(1, n)
 }
 
 func plainLines(s string, width int) []string {
@@ -47,139 +260,43 @@ func plainLines(s string, width int) []string {
 	return strings.Split(ansi.Wrap(s, max(10, width), " "), "\n")
 }
 
-// mdStream is a growing markdown text. Finished blocks (ended by a blank
-// line outside a code fence) are rendered once and cached as lines; only
-// the unfinished tail is wrapped again on each frame.
-type mdStream struct {
-	src     []byte
-	done    int // bytes of src already in finished blocks
-	scanned int // bytes of src scanned for block ends
-	inFence bool
-	lineBeg int // start of the current line while scanning
-	lines   []string
-	width   int
-	md      *markdown
-	// The tail: hard lines already wrapped (stable until the block ends)
-	// and the line being written, re-wrapped as it grows.
-	tailStable    []string
-	tailStableEnd int
-	tailFor       int
-	tailLine      []string
+func indent(lines []string, pad string) []string {
+	for i := range lines {
+		lines[i] = pad + lines[i]
+	}
+	return lines
 }
 
-func newMDStream(md *markdown, width int) *mdStream {
-	return &mdStream{md: md, width: width, tailFor: -1}
+// markdown renders blocks with glamour; one renderer per width is kept,
+// since building one is costly. It is used from render commands, one at a
+// time.
+type markdown struct {
+	mu       sync.Mutex
+	style    string
+	profile  termenv.Profile
+	width    int
+	renderer *glamour.TermRenderer
 }
 
-// append adds text and renders any block it finishes.
-func (m *mdStream) append(s string) {
-	m.src = append(m.src, s...)
-	m.scan()
-}
-
-func (m *mdStream) scan() {
-	for i := m.scanned; i < len(m.src); i++ {
-		if m.src[i] != '\n' {
-			continue
+func (m *markdown) render(src string, width int) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.renderer == nil || m.width != width {
+		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(m.style), glamour.WithWordWrap(max(10, width-4)),
+			glamour.WithColorProfile(m.profile))
+		if err != nil {
+			return indent(plainLines(src, width-2), "  ")
 		}
-		line := m.src[m.lineBeg:i]
-		if bytes.HasPrefix(bytes.TrimLeft(line, " "), []byte("```")) {
-			m.inFence = !m.inFence
-		}
-		if !m.inFence && len(bytes.TrimSpace(line)) == 0 && m.lineBeg > m.done {
-			m.finishBlock(i + 1)
-		}
-		m.lineBeg = i + 1
+		m.renderer, m.width = r, width
 	}
-	m.scanned = len(m.src)
-}
-
-func (m *mdStream) finishBlock(end int) {
-	block := string(m.src[m.done:end])
-	if strings.TrimSpace(block) != "" {
-		if len(m.lines) > 0 {
-			m.lines = append(m.lines, "")
-		}
-		m.lines = append(m.lines, m.md.render(block, m.width)...)
+	out, err := m.renderer.Render(src)
+	if err != nil {
+		return indent(plainLines(src, width-2), "  ")
 	}
-	m.done = end
-	m.tailStable, m.tailStableEnd, m.tailLine, m.tailFor = nil, end, nil, -1
-}
-
-// finish renders the rest as a final block.
-func (m *mdStream) finish() {
-	if m.done < len(m.src) {
-		m.finishBlock(len(m.src))
+	lines := strings.Split(strings.Trim(out, "\n"), "\n")
+	// glamour pads lines with spaces to the wrap width; trim them.
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
 	}
-}
-
-// tail wraps the unfinished text: complete hard lines are wrapped once,
-// only the line being written is wrapped again as it grows.
-func (m *mdStream) tail() []string {
-	if m.done >= len(m.src) {
-		return nil
-	}
-	if m.tailStableEnd < m.done {
-		m.tailStableEnd = m.done
-	}
-	if nl := bytes.LastIndexByte(m.src[m.tailStableEnd:], '\n'); nl >= 0 {
-		for _, l := range plainLines(string(m.src[m.tailStableEnd:m.tailStableEnd+nl]), m.width-2) {
-			m.tailStable = append(m.tailStable, "  "+l)
-		}
-		m.tailStableEnd += nl + 1
-		m.tailFor = -1
-	}
-	if m.tailFor != len(m.src) {
-		live := plainLines(string(m.src[m.tailStableEnd:]), m.width-2)
-		m.tailLine = append(m.tailLine[:0], m.tailStable...)
-		for _, l := range live {
-			m.tailLine = append(m.tailLine, "  "+l)
-		}
-		m.tailFor = len(m.src)
-	}
-	return m.tailLine
-}
-
-// resize re-renders every finished block for a new width.
-func (m *mdStream) resize(width int) {
-	if width == m.width {
-		return
-	}
-	m.width = width
-	src := m.src
-	finished := m.done
-	*m = mdStream{md: m.md, width: width, tailFor: -1}
-	m.src = append(m.src, src[:finished]...)
-	m.scan()
-	if m.done < finished {
-		m.finishBlock(finished)
-	}
-	m.src = append(m.src, src[finished:]...)
-	m.scan()
-}
-
-func (m *mdStream) text() string { return string(m.src) }
-
-// segments collects the last n lines of a list of line slices (newest
-// last), skipping skip lines from the end, without joining everything.
-func lastLines(segs [][]string, n, skip int) []string {
-	out := make([]string, 0, n)
-	need := n + skip
-	for i := len(segs) - 1; i >= 0 && need > 0; i-- {
-		seg := segs[i]
-		take := min(len(seg), need)
-		part := seg[len(seg)-take:]
-		out = append(append(make([]string, 0, len(part)+len(out)), part...), out...)
-		need -= take
-	}
-	if skip > 0 {
-		if skip >= len(out) {
-			return nil
-		}
-		out = out[:len(out)-skip]
-	}
-	if len(out) > n {
-		out = out[len(out)-n:]
-	}
-	return out
+	return lines
 }

@@ -1,0 +1,852 @@
+package ui
+
+// The batches home: every batch of the caller (the server's list merged
+// with this machine's record), live progress of the in-flight ones on
+// screen, and the way into one batch, a submission or a deletion.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// ---- MSG ----
+
+// homePageMsg is one page of the list (or the record, when the server
+// does not list batches).
+type homePageMsg struct {
+	gen        int
+	page       *api.BatchPage
+	err        error
+	notOffered bool
+}
+
+// rowPollMsg fires when an in-flight row's next poll is due.
+type rowPollMsg struct {
+	gen int
+	id  string
+}
+
+// rowFetchedMsg is a row's poll answer.
+type rowFetchedMsg struct {
+	gen  int
+	id   string
+	data *api.BatchData
+	err  error
+	at   time.Time
+}
+
+// batchDeletedMsg is a delete's answer.
+type batchDeletedMsg struct {
+	id  string
+	err error
+}
+
+// openByIDMsg is a lookup of an id typed in the filter.
+type openByIDMsg struct {
+	id   string
+	data *api.BatchData
+	err  error
+}
+
+// ---- MODEL ----
+
+// Status filters of the home.
+const (
+	homeAll = iota
+	homeInFlight
+	homeSettled
+	homeFailed
+)
+
+var homeFilterNames = []string{"all", "in flight", "settled", "failed"}
+
+// Orders of the home.
+const (
+	homeByCreated = iota
+	homeByStatus
+	homeByCost
+)
+
+var homeOrderNames = []string{"created", "status", "cost"}
+
+// homeRow is one batch of the home.
+type homeRow struct {
+	b          api.Batch
+	fromRecord bool
+	sched      *api.PollSchedule
+	polling    bool // a poll is armed or in flight
+	err        error
+}
+
+type batchesView struct {
+	c    *common
+	keys HomeKeys
+	w, h int
+
+	gen        int
+	rows       []*homeRow
+	byID       map[string]*homeRow
+	view       []int
+	nav        listNav
+	tbl        table
+	filter     filterLine
+	status     int
+	order      int
+	loading    bool
+	loaded     bool
+	hasMore    bool
+	after      string
+	notOffered bool
+	err        error
+	updated    time.Time
+
+	// held keeps the full data of settled batches already fetched, so that
+	// opening one again downloads nothing.
+	held    map[string]*api.BatchData
+	open    *batchView
+	confirm *confirmPrompt
+	submit  *submitDialog
+}
+
+func newBatchesView(c *common) *batchesView {
+	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: map[string]*api.BatchData{},
+		filter: newFilterLine("id, model or status contains… (enter on an id opens it)"),
+		tbl: newTable(
+			column{title: "STATUS", keep: 9, max: 24},
+			column{title: "ID", keep: 1, min: 10},
+			column{title: "MODEL", keep: 7, max: 36},
+			column{title: "PROGRESS", keep: 3, min: 10, max: 12},
+			column{title: "DONE/FAILED/TOTAL", keep: 6, max: 20, right: true},
+			column{title: "CREATED", keep: 5, max: 10, right: true},
+			column{title: "COST", keep: 8, max: 12, right: true},
+		)}
+	return v
+}
+
+func (v *batchesView) Init() tea.Cmd {
+	cmds := []tea.Cmd{v.reload()}
+	if id := v.c.opts.BatchID; id != "" {
+		cmds = append(cmds, v.openBatch(id, nil))
+	}
+	return tea.Batch(cmds...)
+}
+
+// reload starts the list again from its first page.
+func (v *batchesView) reload() tea.Cmd {
+	v.gen++
+	v.after, v.hasMore, v.err = "", false, nil
+	for _, r := range v.rows {
+		r.polling = false
+	}
+	return v.loadPage()
+}
+
+func (v *batchesView) loadPage() tea.Cmd {
+	v.loading = true
+	client, ctx, gen, after := v.c.client, v.c.ctx, v.gen, v.after
+	return func() tea.Msg {
+		p, err := client.ListBatches(ctx, api.BatchListOptions{Limit: 50, After: after})
+		return homePageMsg{gen: gen, page: p, err: err, notOffered: api.IsNotOffered(err)}
+	}
+}
+
+// ---- UPDATE ----
+
+func (v *batchesView) Update(msg tea.Msg) tea.Cmd {
+	cmd := v.update(msg)
+	v.layout()
+	return cmd
+}
+
+func (v *batchesView) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case homePageMsg:
+		if msg.gen != v.gen {
+			return nil
+		}
+		return v.onPage(msg)
+	case rowPollMsg:
+		if msg.gen != v.gen {
+			return nil
+		}
+		return v.pollRow(msg.id)
+	case rowFetchedMsg:
+		if msg.gen != v.gen {
+			return nil
+		}
+		return v.onRowFetched(msg)
+	case batchDeletedMsg:
+		return v.onDeleted(msg)
+	case openByIDMsg:
+		return v.onOpenByID(msg)
+	case closeBatchMsg:
+		if v.open != nil {
+			v.closeOpen()
+		}
+		return nil
+	case submittedMsg, submitCheckedMsg:
+		if v.submit != nil {
+			return v.onSubmit(msg)
+		}
+		return nil
+	case pathCompletedMsg:
+		if v.submit != nil {
+			v.submit.path.completed(msg)
+		}
+		if v.open != nil {
+			v.open.export.completed(msg)
+		}
+		return nil
+	case tea.KeyMsg:
+		return v.onKey(msg)
+	case tea.MouseMsg:
+		if v.open != nil {
+			return v.open.Update(msg)
+		}
+		if v.nav.wheel(msg) {
+			return v.pollVisible()
+		}
+		return nil
+	}
+	if v.open != nil {
+		return v.open.Update(msg)
+	}
+	return nil
+}
+
+func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
+	v.loading, v.loaded = false, true
+	v.updated = v.c.now()
+	if msg.err != nil {
+		if !msg.notOffered {
+			v.err = msg.err
+			return fail("batches: " + describeErr(msg.err))
+		}
+		v.notOffered = true
+		v.mergeRecord()
+		return v.pollVisible()
+	}
+	v.notOffered, v.err = false, nil
+	now := v.c.now()
+	var seen []record.Batch
+	for i := range msg.page.Data {
+		b := msg.page.Data[i]
+		if r, ok := v.byID[b.ID]; ok {
+			r.b, r.fromRecord = b, false
+		} else {
+			r := &homeRow{b: b}
+			v.rows = append(v.rows, r)
+			v.byID[b.ID] = r
+		}
+		seen = append(seen, record.FromAPI(&b, now))
+	}
+	v.c.record.Remember(v.c.base, seen...)
+	v.hasMore = msg.page.HasMore && len(msg.page.Data) > 0
+	if msg.page.LastID != nil {
+		v.after = *msg.page.LastID
+	} else if n := len(msg.page.Data); n > 0 {
+		v.after = msg.page.Data[n-1].ID
+	}
+	if !v.hasMore {
+		v.mergeRecord()
+	}
+	v.apply()
+	return tea.Batch(v.maybeMore(), v.pollVisible())
+}
+
+// mergeRecord adds the batches remembered here that the server did not
+// list (all of them, on a server that does not list batches).
+func (v *batchesView) mergeRecord() {
+	for _, rb := range v.c.record.Batches(v.c.base) {
+		if _, ok := v.byID[rb.ID]; ok {
+			continue
+		}
+		r := &homeRow{b: rb.AsBatch(), fromRecord: true}
+		v.rows = append(v.rows, r)
+		v.byID[rb.ID] = r
+	}
+	v.apply()
+}
+
+// maybeMore loads the next page when the cursor nears the end.
+func (v *batchesView) maybeMore() tea.Cmd {
+	if v.loading || !v.hasMore {
+		return nil
+	}
+	if v.nav.cursor >= len(v.view)-10 || len(v.view) < v.nav.height {
+		return v.loadPage()
+	}
+	return nil
+}
+
+// apply recomputes the shown rows.
+func (v *batchesView) apply() {
+	var sel *homeRow
+	if i := v.selectedIndex(); i >= 0 {
+		sel = v.rows[i]
+	}
+	v.view = v.view[:0]
+	q := v.filter.query()
+	for i, r := range v.rows {
+		st := r.b.Status
+		switch v.status {
+		case homeInFlight:
+			if st.Terminal() {
+				continue
+			}
+		case homeSettled:
+			if !st.Terminal() {
+				continue
+			}
+		case homeFailed:
+			if st != api.BatchFailed && st != api.BatchExpired && r.b.RequestCounts.Failed == 0 {
+				continue
+			}
+		}
+		if q != "" && !containsFold(r.b.ID, q) && !containsFold(r.b.Model, q) && !containsFold(string(r.b.Status), q) {
+			continue
+		}
+		v.view = append(v.view, i)
+	}
+	rows := v.rows
+	sort.SliceStable(v.view, func(a, b int) bool {
+		x, y := &rows[v.view[a]].b, &rows[v.view[b]].b
+		switch v.order {
+		case homeByStatus:
+			if sx, sy := statusRank(x.Status), statusRank(y.Status); sx != sy {
+				return sx < sy
+			}
+		case homeByCost:
+			cx, cy := costOf(x), costOf(y)
+			if cx != cy {
+				return cx > cy
+			}
+		}
+		tx, ty := x.CreatedTime(), y.CreatedTime()
+		if !tx.Equal(ty) {
+			return tx.After(ty)
+		}
+		return x.ID > y.ID
+	})
+	v.tbl.resetContent()
+	for _, i := range v.view {
+		v.tbl.measure(v.cells(v.rows[i])...)
+	}
+	v.nav.setCount(len(v.view))
+	if sel != nil {
+		for k, i := range v.view {
+			if v.rows[i] == sel {
+				v.nav.cursor = k
+			}
+		}
+	}
+	v.nav.clamp()
+}
+
+func statusRank(s api.BatchStatus) int {
+	switch s {
+	case api.BatchInProgress:
+		return 0
+	case api.BatchValidating:
+		return 1
+	case api.BatchFinalizing:
+		return 2
+	case api.BatchCancelling:
+		return 3
+	case api.BatchFailed:
+		return 4
+	case api.BatchExpired:
+		return 5
+	case api.BatchCompleted:
+		return 6
+	case api.BatchCancelled:
+		return 7
+	}
+	return -1 // unknown first: worth a look
+}
+
+func costOf(b *api.Batch) float64 {
+	if b.Usage != nil && b.Usage.Cost != nil {
+		return *b.Usage.Cost
+	}
+	return -1
+}
+
+func (v *batchesView) selectedIndex() int {
+	if v.nav.cursor < 0 || v.nav.cursor >= len(v.view) {
+		return -1
+	}
+	return v.view[v.nav.cursor]
+}
+
+func (v *batchesView) selected() *homeRow {
+	if i := v.selectedIndex(); i >= 0 {
+		return v.rows[i]
+	}
+	return nil
+}
+
+// pollVisible arms polling of the in-flight rows on screen; settled rows
+// and rows off screen are never polled.
+func (v *batchesView) pollVisible() tea.Cmd {
+	if v.open != nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		r := v.rows[v.view[k]]
+		if r.polling || r.b.Status.Terminal() {
+			continue
+		}
+		if r.sched == nil {
+			r.sched = api.NewPollSchedule(v.c.opts.Poll, v.c.now())
+		}
+		r.polling = true
+		cmds = append(cmds, v.fetchRow(r.b.ID))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (v *batchesView) onScreen(id string) bool {
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		if v.rows[v.view[k]].b.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *batchesView) pollRow(id string) tea.Cmd {
+	r := v.byID[id]
+	if r == nil || r.b.Status.Terminal() || v.open != nil || !v.onScreen(id) {
+		if r != nil {
+			r.polling = false // off screen: polled again when it comes back
+		}
+		return nil
+	}
+	return v.fetchRow(id)
+}
+
+func (v *batchesView) fetchRow(id string) tea.Cmd {
+	client, ctx, gen, now := v.c.client, v.c.ctx, v.gen, v.c.now
+	return func() tea.Msg {
+		d, err := client.GetBatchData(ctx, id)
+		return rowFetchedMsg{gen: gen, id: id, data: d, err: err, at: now()}
+	}
+}
+
+func (v *batchesView) onRowFetched(msg rowFetchedMsg) tea.Cmd {
+	r := v.byID[msg.id]
+	if r == nil {
+		return nil
+	}
+	var b *api.Batch
+	if msg.data != nil {
+		b = msg.data.Batch
+	}
+	d := r.sched.Observe(b, msg.err, msg.at)
+	r.err = msg.err
+	if msg.err == nil {
+		r.b = *b
+		r.fromRecord = false
+		v.c.record.Remember(v.c.base, record.FromAPI(b, msg.at))
+		if msg.data.Rows != nil {
+			v.held[msg.id] = msg.data
+		}
+		v.updated = msg.at
+		v.apply()
+	}
+	if d.Done || errors.Is(msg.err, context.Canceled) {
+		r.polling = false
+		return nil
+	}
+	id, gen := msg.id, v.gen
+	return v.c.tick(d.Delay, func(time.Time) tea.Msg { return rowPollMsg{gen: gen, id: id} })
+}
+
+func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case v.open != nil:
+		return v.open.Update(msg)
+	case v.submit != nil:
+		return v.submitKey(msg)
+	case v.confirm != nil:
+		_, done, yes := v.confirm.key(msg)
+		if !done {
+			return nil
+		}
+		id := v.confirm.tag
+		v.confirm = nil
+		if !yes {
+			return say("not deleted")
+		}
+		return v.deleteBatch(id)
+	case v.filter.typing:
+		if key.Matches(msg, v.filter.keys.Keep) {
+			return v.filterEnter()
+		}
+		cmd, _, changed := v.filter.key(msg)
+		if changed {
+			v.apply()
+		}
+		return tea.Batch(cmd, v.pollVisible())
+	}
+	k := v.keys
+	switch {
+	case v.nav.key(msg, k.ListKeys):
+		return tea.Batch(v.maybeMore(), v.pollVisible())
+	case key.Matches(msg, k.Open):
+		r := v.selected()
+		if r == nil {
+			return say("no batch is selected: / and an id opens one")
+		}
+		return v.openBatch(r.b.ID, &r.b)
+	case key.Matches(msg, k.Filter):
+		return v.filter.start()
+	case key.Matches(msg, k.Back):
+		if v.filter.active() || v.status != homeAll {
+			v.filter.clear()
+			v.status = homeAll
+			v.apply()
+			return tea.Batch(say("filters cleared"), v.pollVisible())
+		}
+		return say("esc: nothing to go back to here (q quits)")
+	case key.Matches(msg, k.Status):
+		v.status = (v.status + 1) % len(homeFilterNames)
+		v.apply()
+		return v.pollVisible()
+	case key.Matches(msg, k.Sort):
+		v.order = (v.order + 1) % len(homeOrderNames)
+		v.apply()
+		return v.pollVisible()
+	case key.Matches(msg, k.Refresh):
+		if v.notOffered {
+			return tea.Batch(say("this server does not list batches: the list is the record of this machine; rows refresh as they poll"), v.reload())
+		}
+		return v.reload()
+	case key.Matches(msg, k.Delete):
+		r := v.selected()
+		if r == nil {
+			return say("no batch is selected: nothing to delete")
+		}
+		if !r.b.Status.Settled() {
+			return say("batch " + textsafe.Line(r.b.ID) + " is " + statusWord(r.b.Status) + ": only a settled batch (completed, failed, expired, cancelled) can be deleted")
+		}
+		v.confirm = newConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(r.b.ID), r.b.Status,
+			format.Plural(r.b.RequestCounts.Total, "request", "requests")), r.b.ID)
+		return nil
+	case key.Matches(msg, k.Submit):
+		v.submit = newSubmitDialog(v.c)
+		return v.submit.path.focus()
+	}
+	return unknownKey(msg)
+}
+
+// filterEnter keeps the filter; an id that matches no row is looked up.
+func (v *batchesView) filterEnter() tea.Cmd {
+	text := strings.TrimSpace(v.filter.input.Value())
+	v.filter.stop()
+	if len(v.view) == 1 && text != "" {
+		r := v.rows[v.view[0]]
+		v.filter.clear()
+		v.apply()
+		return v.openBatch(r.b.ID, &r.b)
+	}
+	if len(v.view) == 0 && text != "" && !strings.ContainsAny(text, " \t") {
+		client, ctx := v.c.client, v.c.ctx
+		return tea.Batch(say("looking up "+textsafe.Line(text)+"…"), func() tea.Msg {
+			d, err := client.GetBatchData(ctx, text)
+			if err != nil {
+				err = client.Explain404(ctx, err)
+			}
+			return openByIDMsg{id: text, data: d, err: err}
+		})
+	}
+	return v.pollVisible()
+}
+
+func (v *batchesView) onOpenByID(msg openByIDMsg) tea.Cmd {
+	if msg.err != nil && api.StatusOf(msg.err) != 402 {
+		// Not found is said, and the id is not remembered.
+		return fail(textsafe.Line(msg.id) + ": " + describeErr(msg.err))
+	}
+	v.filter.clear()
+	v.apply()
+	if msg.data != nil {
+		b := *msg.data.Batch
+		if _, ok := v.byID[b.ID]; !ok {
+			r := &homeRow{b: b}
+			v.rows = append(v.rows, r)
+			v.byID[b.ID] = r
+			v.apply()
+		}
+		if msg.data.Rows != nil {
+			v.held[b.ID] = msg.data
+		}
+	}
+	return v.openBatch(msg.id, nil)
+}
+
+// openBatch shows one batch (esc comes back to the same row).
+func (v *batchesView) openBatch(id string, meta *api.Batch) tea.Cmd {
+	if v.open != nil {
+		v.open.stop()
+	}
+	for k, i := range v.view {
+		if v.rows[i].b.ID == id {
+			v.nav.cursor = k
+			v.nav.clamp()
+		}
+	}
+	v.open = newBatchView(v.c, id, meta, v.held[id])
+	v.open.SetSize(v.w, v.h)
+	return v.open.start()
+}
+
+func (v *batchesView) closeOpen() {
+	b := v.open
+	b.stop()
+	if b.data != nil && b.meta.Status.Terminal() {
+		v.held[b.id] = b.data
+	}
+	if r := v.byID[b.id]; r != nil && b.meta != nil {
+		r.b = *b.meta
+		r.b.Results = nil
+	}
+	v.open = nil
+	v.apply()
+}
+
+func (v *batchesView) deleteBatch(id string) tea.Cmd {
+	client, ctx := v.c.client, v.c.ctx
+	return func() tea.Msg { return batchDeletedMsg{id: id, err: client.DeleteBatch(ctx, id)} }
+}
+
+func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
+	if msg.err != nil {
+		return fail("not deleted: " + describeErr(msg.err))
+	}
+	v.c.record.Forget(v.c.base, msg.id)
+	delete(v.byID, msg.id)
+	delete(v.held, msg.id)
+	for i, r := range v.rows {
+		if r.b.ID == msg.id {
+			v.rows = append(v.rows[:i], v.rows[i+1:]...)
+			break
+		}
+	}
+	v.apply()
+	return say("deleted batch " + textsafe.Line(msg.id))
+}
+
+// ---- VIEW ----
+
+func (v *batchesView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.layout()
+	if v.open != nil {
+		v.open.SetSize(w, h)
+	}
+	if v.submit != nil {
+		v.submit.setSize(w, h)
+	}
+}
+
+func (v *batchesView) layout() {
+	v.tbl.layout(v.w)
+	v.nav.setHeight(max(1, v.h-3-btoi(v.notOffered)))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cells are a row's plain cells.
+func (v *batchesView) cells(r *homeRow) []string {
+	b := &r.b
+	rc := b.RequestCounts
+	status := string(b.Status)
+	if !b.Status.Known() {
+		status = "unknown: " + textsafe.Line(status)
+	}
+	id := textsafe.Line(b.ID)
+	if r.fromRecord {
+		id += " (remembered)"
+	}
+	cost := "—"
+	if b.Usage != nil {
+		cost = format.CostPtr(b.Usage.Cost)
+	}
+	return []string{status, id, textsafe.Line(b.Model), "────────────", format.Int(rc.Completed) + "/" + format.Int(rc.Failed) + "/" + format.Int(rc.Total),
+		format.Age(b.CreatedTime(), v.c.now()), cost}
+}
+
+func (v *batchesView) View() string {
+	if v.open != nil {
+		return v.open.View()
+	}
+	if v.submit != nil {
+		return v.submit.view(v.c.styles)
+	}
+	s := v.c.styles
+	var lines []string
+	lines = append(lines, v.summary())
+	if v.notOffered {
+		lines = append(lines, s.Warning.Render("this server does not list batches: these are the batches opened or submitted from this machine"))
+	}
+	switch {
+	case v.confirm != nil:
+		lines = append(lines, v.confirm.view(s))
+	case v.filter.active():
+		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
+	default:
+		bar := "order " + homeOrderNames[v.order] + " · showing " + homeFilterNames[v.status]
+		if pos := v.nav.position(); pos != "" {
+			bar += " · " + pos
+		}
+		lines = append(lines, s.Muted.Render(bar))
+	}
+	if v.err != nil && len(v.rows) == 0 {
+		lines = append(lines, s.Error.Render(wrap(describeErr(v.err), max(20, v.w))), s.Muted.Render("r tries again"))
+		return strings.Join(lines, "\n")
+	}
+	if !v.loaded {
+		lines = append(lines, s.Muted.Render("loading your batches…"))
+		return strings.Join(lines, "\n")
+	}
+	lines = append(lines, v.tbl.header(s))
+	if len(v.view) == 0 {
+		msg := "no batches yet: s submits a JSON Lines file, / and an id opens one"
+		if len(v.rows) > 0 {
+			msg = "no batch matches: esc clears the filters"
+		}
+		lines = append(lines, s.Muted.Render("  "+msg))
+	}
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		r := v.rows[v.view[k]]
+		sel := k == v.nav.cursor
+		cells := v.cells(r)
+		if !sel {
+			// colour inside the cells: the status badge and the bar
+			cells[0] = s.fg(s.statusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[0])
+		}
+		if v.tbl.shown(3) {
+			cells[3] = progressBar(s, r.b.RequestCounts, v.tbl.widths[3])
+		}
+		line := v.tbl.row(cells, sel)
+		switch {
+		case sel:
+			line = s.Selected.Render(line)
+		case r.fromRecord:
+			line = s.Muted.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// summary is "in flight 3 · completed 12 · failed 2 · total cost shown $4.21".
+func (v *batchesView) summary() string {
+	s := v.c.styles
+	var inFlight, completed, failed int
+	var cost float64
+	for _, i := range v.view {
+		b := &v.rows[i].b
+		switch {
+		case !b.Status.Terminal():
+			inFlight++
+		case b.Status == api.BatchCompleted:
+			completed++
+		default:
+			failed++
+		}
+		if c := costOf(b); c > 0 {
+			cost += c
+		}
+	}
+	line := fmt.Sprintf("in flight %s · completed %s · failed or ended %s · total cost shown %s",
+		format.Int(inFlight), format.Int(completed), format.Int(failed), format.Cost(cost))
+	return s.Title.Render("Batches") + "  " + s.Subtle.Render(line)
+}
+
+// ---- HELP ----
+
+func (v *batchesView) KeyMap() help.KeyMap {
+	switch {
+	case v.open != nil:
+		return v.open.KeyMap()
+	case v.submit != nil:
+		return v.submit.KeyMap()
+	case v.confirm != nil:
+		return v.confirm.KeyMap()
+	case v.filter.typing:
+		return keyMap{short: []key.Binding{bind([]string{"enter"}, "enter", "keep (an id opens)"), v.filter.keys.Clear}}
+	}
+	return v.keys
+}
+
+func (v *batchesView) Help() string {
+	switch {
+	case v.open != nil:
+		return v.open.Help()
+	case v.submit != nil:
+		return "submitting a batch"
+	case v.confirm != nil:
+		return "answering y/N"
+	case v.filter.typing:
+		return "filtering batches"
+	}
+	return "all batches"
+}
+
+func (v *batchesView) Typing() bool {
+	switch {
+	case v.open != nil:
+		return v.open.typing()
+	case v.submit != nil:
+		return v.submit.typing()
+	}
+	return v.filter.typing
+}
+
+func (v *batchesView) Busy() string {
+	switch {
+	case v.open != nil:
+		return v.open.busy()
+	case v.loading:
+		return "loading batches"
+	}
+	return ""
+}
+
+func (v *batchesView) Updated() time.Time {
+	if v.open != nil {
+		return v.open.updated
+	}
+	return v.updated
+}
+
+func (v *batchesView) Stop() {
+	v.gen++
+	if v.open != nil {
+		v.open.stop()
+	}
+}

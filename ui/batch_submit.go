@@ -1,0 +1,301 @@
+package ui
+
+// Submitting a batch from the home: a JSON Lines file (a path with
+// completion), an endpoint and a model. The file is read and checked
+// before anything is sent: the request count and every problem, by line,
+// are on screen first.
+
+import (
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// submitCheckedMsg is a file read and checked.
+type submitCheckedMsg struct {
+	seq  int
+	path string
+	reqs []api.BatchRequest
+	errs []*api.LineError
+	err  error
+}
+
+// submittedMsg is the POST's answer.
+type submittedMsg struct {
+	batch *api.Batch
+	err   error
+}
+
+type submitRow int
+
+const (
+	submitPath submitRow = iota
+	submitEndpoint
+	submitModel
+)
+
+type submitDialog struct {
+	c        *common
+	w, h     int
+	row      submitRow
+	path     pathInput
+	endpoint int
+	model    textinput.Model
+	keys     SubmitKeys
+	seq      int
+	checked  *submitCheckedMsg
+	checking bool
+	sending  bool
+	fieldErr map[submitRow]string
+}
+
+// SubmitKeys are the submit dialog's keys.
+type SubmitKeys struct {
+	Up, Down, Complete, Left, Right, Check, Send, Cancel key.Binding
+}
+
+// DefaultSubmitKeys returns the submit dialog's key map.
+func DefaultSubmitKeys() SubmitKeys {
+	return SubmitKeys{
+		Up:       bind([]string{"up", "shift+tab"}, "↑", "previous field"),
+		Down:     bind([]string{"down"}, "↓", "next field"),
+		Complete: bind([]string{"tab"}, "tab", "complete path / next"),
+		Left:     bind([]string{"left"}, "←", "previous endpoint"),
+		Right:    bind([]string{"right"}, "→", "next endpoint"),
+		Check:    bind([]string{"enter"}, "enter", "check the file / next"),
+		Send:     bind([]string{"ctrl+s"}, "ctrl+s", "submit"),
+		Cancel:   bind([]string{"esc"}, "esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k SubmitKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Check, k.Complete, k.Send, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (k SubmitKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Complete, k.Left, k.Right}, {k.Check, k.Send, k.Cancel}}
+}
+
+func newSubmitDialog(c *common) *submitDialog {
+	model := "openai/gpt-4o-mini"
+	if ms := c.record.Models(c.base); len(ms) > 0 {
+		model = ms[0]
+	}
+	d := &submitDialog{c: c, keys: DefaultSubmitKeys(), path: newPathInput("file › ", ""), model: newInput("model › ", "<provider>/<model>", 200, model),
+		fieldErr: map[submitRow]string{}}
+	d.setSize(c.width, c.height)
+	return d
+}
+
+func (d *submitDialog) setSize(w, h int) {
+	d.w, d.h = w, h
+	d.path.setWidth(w)
+	d.model.Width = max(10, w-12)
+}
+
+func (d *submitDialog) typing() bool { return d.row != submitEndpoint }
+
+func (d *submitDialog) KeyMap() help.KeyMap { return d.keys }
+
+func (d *submitDialog) focus(r submitRow) tea.Cmd {
+	d.row = r
+	d.path.input.Blur()
+	d.model.Blur()
+	switch r {
+	case submitPath:
+		return d.path.focus()
+	case submitModel:
+		return d.model.Focus()
+	}
+	return nil
+}
+
+// check reads and checks the file, off the UI loop.
+func (d *submitDialog) check() tea.Cmd {
+	path := strings.TrimSpace(expandHome(d.path.input.Value()))
+	if path == "" {
+		d.fieldErr[submitPath] = "a JSON Lines file is required"
+		return nil
+	}
+	d.seq++
+	d.checking = true
+	seq := d.seq
+	return func() tea.Msg {
+		f, err := os.Open(path)
+		if err != nil {
+			return submitCheckedMsg{seq: seq, path: path, err: err}
+		}
+		defer f.Close()
+		reqs, errs := api.ReadBatchRequests(f)
+		return submitCheckedMsg{seq: seq, path: path, reqs: reqs, errs: errs}
+	}
+}
+
+// problems checks everything before a POST; every problem is placed.
+func (d *submitDialog) problems() bool {
+	d.fieldErr = map[submitRow]string{}
+	if d.checked == nil || d.checked.path != strings.TrimSpace(expandHome(d.path.input.Value())) {
+		d.fieldErr[submitPath] = "check the file first (enter)"
+	} else if d.checked.err != nil || len(d.checked.errs) > 0 {
+		d.fieldErr[submitPath] = "the file has problems (below)"
+	}
+	if err := api.ValidateModel(strings.TrimSpace(d.model.Value())); err != nil {
+		d.fieldErr[submitModel] = err.(*api.ValidationError).Rule
+	}
+	if len(d.fieldErr) == 0 {
+		reqs := d.checked.reqs
+		if err := api.ValidateBatchSubmission(api.BatchEndpoints[d.endpoint], strings.TrimSpace(d.model.Value()), reqs); err != nil {
+			var ve *api.ValidationError
+			asErr(err, &ve)
+			d.fieldErr[submitModel] = ve.Error()
+		}
+	}
+	return len(d.fieldErr) > 0
+}
+
+func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
+	d := v.submit
+	k := d.keys
+	if d.sending {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Cancel):
+		v.submit = nil
+		return say("nothing submitted")
+	case key.Matches(msg, k.Send):
+		if d.problems() {
+			return fail("not submitted: fix what is marked")
+		}
+		d.sending = true
+		client, ctx := v.c.client, v.c.ctx
+		endpoint, model, reqs := api.BatchEndpoints[d.endpoint], strings.TrimSpace(d.model.Value()), d.checked.reqs
+		return func() tea.Msg {
+			b, err := client.SubmitBatch(ctx, endpoint, model, reqs)
+			return submittedMsg{batch: b, err: err}
+		}
+	case key.Matches(msg, k.Up):
+		return d.focus((d.row + 2) % 3)
+	case key.Matches(msg, k.Down):
+		return d.focus((d.row + 1) % 3)
+	}
+	switch d.row {
+	case submitPath:
+		if key.Matches(msg, k.Check) {
+			return tea.Batch(d.check(), d.focus(submitEndpoint))
+		}
+		if key.Matches(msg, k.Complete) {
+			if strings.TrimSpace(d.path.input.Value()) != "" && len(d.path.candidates) == 1 {
+				return tea.Batch(d.check(), d.focus(submitEndpoint))
+			}
+			d.path.seq++
+			return completePath(d.path.seq, d.path.input.Value())
+		}
+		cmd, _, _ := d.path.key(msg)
+		delete(d.fieldErr, submitPath)
+		return cmd
+	case submitEndpoint:
+		switch {
+		case key.Matches(msg, k.Right), msg.Type == tea.KeySpace:
+			d.endpoint = (d.endpoint + 1) % len(api.BatchEndpoints)
+		case key.Matches(msg, k.Left):
+			d.endpoint = (d.endpoint + len(api.BatchEndpoints) - 1) % len(api.BatchEndpoints)
+		case key.Matches(msg, k.Check), key.Matches(msg, k.Complete):
+			return d.focus(submitModel)
+		}
+		return nil
+	}
+	if key.Matches(msg, k.Check) {
+		return msgCmd(tea.KeyMsg{Type: tea.KeyCtrlS})
+	}
+	var cmd tea.Cmd
+	d.model, cmd = d.model.Update(msg)
+	delete(d.fieldErr, submitModel)
+	return cmd
+}
+
+func (v *batchesView) onSubmit(msg tea.Msg) tea.Cmd {
+	d := v.submit
+	switch msg := msg.(type) {
+	case submitCheckedMsg:
+		if msg.seq != d.seq {
+			return nil
+		}
+		d.checking = false
+		d.checked = &msg
+		delete(d.fieldErr, submitPath)
+		return nil
+	case submittedMsg:
+		d.sending = false
+		if msg.err != nil {
+			return fail("not submitted: " + describeErr(msg.err))
+		}
+		now := v.c.now()
+		rb := record.FromAPI(msg.batch, now)
+		rb.SubmittedAt = &now
+		v.c.record.Remember(v.c.base, rb)
+		v.c.record.UseModel(v.c.base, msg.batch.Model)
+		v.submit = nil
+		r := &homeRow{b: *msg.batch}
+		v.rows = append(v.rows, r)
+		v.byID[msg.batch.ID] = r
+		v.apply()
+		return tea.Batch(say("submitted "+textsafe.Line(msg.batch.ID)+": watching it"), v.openBatch(msg.batch.ID, msg.batch))
+	}
+	return nil
+}
+
+func (d *submitDialog) view(s Styles) string {
+	lines := []string{s.Title.Render("Submit a batch"), s.Muted.Render("a JSON Lines file of {\"custom_id\": …, \"body\": {…}}; it is checked before anything is sent"), ""}
+	mark := func(r submitRow, label string) string {
+		if d.row == r {
+			return s.Focused.Render("▸ " + label)
+		}
+		return s.Label.Render("  " + label)
+	}
+	errOf := func(r submitRow) string {
+		if e := d.fieldErr[r]; e != "" {
+			return "   " + s.FieldErr.Render("✗ "+textsafe.Line(e))
+		}
+		return ""
+	}
+	lines = append(lines, mark(submitPath, "file"), "  "+d.path.view(s)+errOf(submitPath))
+	lines = append(lines, mark(submitEndpoint, "endpoint"), "  "+s.Value.Render("‹ "+api.BatchEndpoints[d.endpoint]+" ›")+s.Muted.Render("  ←/→ choose"))
+	lines = append(lines, mark(submitModel, "model"), "  "+d.model.View()+errOf(submitModel), "")
+	switch c := d.checked; {
+	case d.checking:
+		lines = append(lines, s.Busy.Render("reading the file…"))
+	case c == nil:
+		lines = append(lines, s.Muted.Render("enter on the file reads and checks it"))
+	case c.err != nil:
+		lines = append(lines, s.Error.Render("cannot read "+textsafe.Line(c.path)+": "+textsafe.Line(c.err.Error())))
+	case len(c.errs) > 0:
+		lines = append(lines, s.Error.Render(format.Plural(len(c.errs), "problem", "problems")+" in "+textsafe.Line(c.path)+" (nothing is sent until they are fixed):"))
+		room := max(1, d.h-len(lines)-2)
+		for i, e := range c.errs {
+			if i >= room {
+				lines = append(lines, s.Muted.Render("  … and "+format.Int(len(c.errs)-i)+" more"))
+				break
+			}
+			lines = append(lines, s.FieldErr.Render("  "+textsafe.Line(e.Error())))
+		}
+	default:
+		lines = append(lines, s.Success.Render("✓ "+format.Plural(len(c.reqs), "request", "requests")+" ready")+s.Muted.Render(" · ctrl+s submits"))
+	}
+	if d.sending {
+		lines = append(lines, s.Busy.Render("submitting…"))
+	}
+	_ = time.Second
+	return strings.Join(lines, "\n")
+}

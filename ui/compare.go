@@ -1,0 +1,292 @@
+package ui
+
+// Compare mode: the same prompt and settings sent to 2 to 4 models at
+// once, streamed side by side (stacked when the terminal is narrow), each
+// pane with its own status, time to first token, rate sparkline, tokens
+// and cost, and its own scroll. One model failing does not disturb the
+// others; esc stops them all; a summary ranks them when all have ended.
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+type comparePane struct {
+	model  string
+	turn   *turn
+	scroll int
+	// laid out: where the pane is, and its inner size
+	x, y, w, h int
+}
+
+type compareState struct {
+	models  []string
+	panes   []*comparePane
+	focus   int
+	prompt  string
+	stacked bool
+}
+
+func (p *playground) startCompare(models []string) {
+	p.cmp = &compareState{models: append([]string(nil), models...)}
+	for _, m := range models {
+		p.cmp.panes = append(p.cmp.panes, &comparePane{model: m})
+	}
+	p.cmp.layout(p)
+}
+
+// layout places the panes: side by side when each gets 36 columns, else
+// stacked.
+func (c *compareState) layout(p *playground) {
+	n := len(c.panes)
+	h := p.transcriptHeight() + 1 - summaryLines
+	c.stacked = p.w/n < 36
+	for i, pn := range c.panes {
+		if c.stacked {
+			ph := max(5, h/n)
+			pn.x, pn.y, pn.w, pn.h = 0, i*ph, p.w, ph
+		} else {
+			pw := p.w / n
+			pn.x, pn.y, pn.w, pn.h = i*pw, 0, pw, h
+		}
+		if pn.turn != nil {
+			pn.turn.resize(pn.innerWidth())
+		}
+	}
+}
+
+func (pn *comparePane) innerWidth() int { return max(10, pn.w-2) }
+
+// bodyHeight is the pane's lines inside its border, under its title and
+// stats lines.
+func (pn *comparePane) bodyHeight() int { return max(1, pn.h-4) }
+
+func (c *compareState) paneAt(x, y int) *comparePane {
+	for _, pn := range c.panes {
+		if x >= pn.x && x < pn.x+pn.w && y >= pn.y && y < pn.y+pn.h {
+			return pn
+		}
+	}
+	return nil
+}
+
+// sendCompare sends the prompt to every model; the requests are checked
+// first, each model's unsupported settings flagged.
+func (p *playground) sendCompare(prompt string) tea.Cmd {
+	c := p.cmp
+	var reqs []api.ResponseRequest
+	stream := true
+	for _, m := range c.models {
+		req, st, errs := p.buildRequest(api.Input{Text: prompt}, m)
+		if len(errs) > 0 {
+			p.setMode(playSettings)
+			p.focusSetting(errs[0].Field)
+			return fail("not sent: " + api.FieldErrors(errs).Error())
+		}
+		stream = st
+		reqs = append(reqs, req)
+	}
+	if !p.insist {
+		var flagged []string
+		for i, m := range c.models {
+			if un := api.Unsupported(p.cat.Find(m), &reqs[i]); len(un) > 0 {
+				flagged = append(flagged, m+" ("+strings.Join(un, ", ")+")")
+			}
+		}
+		if len(flagged) > 0 {
+			p.insist = true
+			return fail("not sent yet: unlisted settings for " + textsafe.Line(strings.Join(flagged, "; ")) + " · enter again sends anyway")
+		}
+	}
+	p.insist = false
+	p.gen++
+	ctx, cancel := context.WithCancel(p.c.ctx)
+	p.cancel = cancel
+	now := p.c.now()
+	c.prompt = prompt
+	cmds := []tea.Cmd{rateTick(p.c, p.gen)}
+	for i, pn := range c.panes {
+		t := newTurn(prompt, pn.model, pn.innerWidth(), now)
+		t.estimate = api.EstimateCost(p.cat.Find(pn.model), prompt, maxOut(reqs[i]))
+		t.out.Streamed = stream
+		pn.turn, pn.scroll = t, 0
+		p.live[i] = &liveStream{turn: t}
+		p.remember(pn.model)
+		if stream {
+			cmds = append(cmds, openStreamCmd(p.c.client, ctx, reqs[i], p.gen, i))
+		} else {
+			cmds = append(cmds, answerCmd(p.c.client, ctx, reqs[i], p.gen, i, now))
+		}
+	}
+	p.prompt.Reset()
+	p.setMode(playNav)
+	return tea.Batch(cmds...)
+}
+
+// compareKey handles the panes' own keys: focus moves, scrolling the
+// focused pane, leaving compare mode.
+func (p *playground) compareKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	c := p.cmp
+	k := p.keys
+	pn := c.panes[c.focus]
+	page := max(1, pn.bodyHeight()-1)
+	switch {
+	case key.Matches(msg, k.NextPane):
+		c.focus = (c.focus + 1) % len(c.panes)
+	case key.Matches(msg, k.PrevPane):
+		c.focus = (c.focus + len(c.panes) - 1) % len(c.panes)
+	case key.Matches(msg, k.ScrollUp):
+		pn.scroll++
+	case key.Matches(msg, k.ScrollDown):
+		pn.scroll--
+	case key.Matches(msg, k.PageUp):
+		pn.scroll += page
+	case key.Matches(msg, k.PageDown):
+		pn.scroll -= page
+	case key.Matches(msg, k.Top):
+		pn.scroll = 1 << 30
+	case key.Matches(msg, k.Bottom):
+		pn.scroll = 0
+	case key.Matches(msg, k.EndEarly):
+		if p.running() {
+			return say("answers are still streaming: esc stops them first"), true
+		}
+		p.cmp = nil
+		return say("compare mode left: back to " + textsafe.Line(p.model)), true
+	case key.Matches(msg, k.Copy):
+		if pn.turn == nil {
+			return say("this pane has no answer yet"), true
+		}
+		return copyCmd(p.c, pn.turn.answer.text(), pn.model+"'s answer"), true
+	case key.Matches(msg, k.Reasoning):
+		if pn.turn == nil || pn.turn.reasoning.size == 0 {
+			return say("this pane's answer has no reasoning"), true
+		}
+		pn.turn.showReas = !pn.turn.showReas
+	default:
+		return nil, false
+	}
+	c.clamp(p)
+	return nil, true
+}
+
+func (c *compareState) clamp(p *playground) {
+	now := p.c.now()
+	for _, pn := range c.panes {
+		if pn.turn == nil {
+			pn.scroll = 0
+			continue
+		}
+		total := pn.turn.height(p.c.styles, pn.innerWidth(), now)
+		pn.scroll = max(0, min(pn.scroll, total-pn.bodyHeight()))
+	}
+}
+
+// visit reports the visible doc blocks of every pane.
+func (c *compareState) visit(p *playground, now time.Time, need func(*doc, int)) {
+	for _, pn := range c.panes {
+		if pn.turn == nil {
+			continue
+		}
+		for _, pc := range visiblePieces([]*turn{pn.turn}, p.c.styles, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll) {
+			if pc.doc != nil && pc.doc.needs(pc.block) {
+				need(pc.doc, pc.block)
+			}
+		}
+	}
+}
+
+func (c *compareState) view(p *playground, s Styles) string {
+	now := p.c.now()
+	var panes []string
+	for i, pn := range c.panes {
+		panes = append(panes, c.paneView(p, s, pn, i == c.focus, now))
+	}
+	var body string
+	if c.stacked {
+		body = lipgloss.JoinVertical(lipgloss.Left, panes...)
+	} else {
+		body = lipgloss.JoinHorizontal(lipgloss.Top, panes...)
+	}
+	return body + "\n" + c.summary(s, p.w)
+}
+
+func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focused bool, now time.Time) string {
+	iw, bh := pn.innerWidth(), pn.bodyHeight()
+	title := s.Title.Render(textsafe.Line(pn.model))
+	var stats string
+	var lines []string
+	switch t := pn.turn; {
+	case t == nil:
+		stats = s.Muted.Render("waiting for a prompt")
+	default:
+		o := t.out
+		parts := []string{o.Message()}
+		if ttft := o.TTFT(); ttft > 0 {
+			parts = append(parts, "ttft "+format.Seconds(ttft))
+		}
+		if t.running {
+			parts = append(parts, format.Plural(o.Deltas, "token", "tokens"))
+		} else if tps, ok := o.TokensPerSecond(); ok {
+			parts = append(parts, format.Int(int(tps))+" tok/s")
+		}
+		if c := o.Cost(); c != nil {
+			parts = append(parts, format.Cost(*c))
+		}
+		role := s.Busy
+		switch {
+		case t.running:
+		case o.OK():
+			role = s.Success
+		case o.State == api.EndStopped:
+			role = s.Muted
+		default:
+			role = s.Error
+		}
+		stats = role.Render(textsafe.Line(strings.Join(parts, " · "))) + " " + s.Busy.Render(sparkline(t.rates, 12))
+		lines = linesOf(visiblePieces([]*turn{t}, s, iw, now, bh, pn.scroll), bh, pn.scroll)
+		if total := t.height(s, iw, now); total > bh {
+			title += s.Muted.Render(" · lines " + scrollPosition(total-bh-pn.scroll, bh, total))
+		}
+	}
+	head := []string{ansi.Truncate(title, iw, "…"), ansi.Truncate(stats, iw, "…")}
+	body := append(head, lines...)
+	for len(body) < bh+2 {
+		body = append(body, "")
+	}
+	box := s.Pane
+	if focused {
+		box = s.PaneFocused
+	}
+	return box.Width(iw).Height(bh + 2).Render(fitBlock(strings.Join(body, "\n"), iw, bh+2))
+}
+
+// summaryLines is the room under the panes for the ranking.
+const summaryLines = 3
+
+// summary ranks the answers once all have ended: first token, speed and
+// cost, a line each.
+func (c *compareState) summary(s Styles, w int) string {
+	var os []api.Outcome
+	for _, pn := range c.panes {
+		if pn.turn == nil || pn.turn.running {
+			return ""
+		}
+		os = append(os, pn.turn.out)
+	}
+	var lines []string
+	for _, l := range present.Ranking(os) {
+		lines = append(lines, s.Subtle.Render(ansi.Truncate(textsafe.Line(l), w, "…")))
+	}
+	return strings.Join(lines[:min(len(lines), summaryLines)], "\n")
+}

@@ -1,0 +1,382 @@
+package ui
+
+// A turn: one prompt and its answer, with the answer's outcome (the one
+// api.Outcome, never re-derived here), its generation record, and its
+// rendering as a column of pieces that a window walks from the end.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+const maxEventLines = 200
+
+type turn struct {
+	prompt    string
+	model     string
+	answer    *doc
+	reasoning *doc
+	refusal   *doc
+	events    []string
+	out       api.Outcome
+	running   bool
+	gen       *api.Generation
+	genErr    error
+	genWait   bool
+	estimate  api.Estimate
+	showReas  bool
+	// live rate: one sample per tick, smoothed
+	rates     []float64
+	rateEMA   float64
+	lastCount int
+	lastTick  time.Time
+}
+
+func newTurn(prompt, model string, width int, started time.Time) *turn {
+	t := &turn{prompt: prompt, model: model, answer: newDoc(true, width), reasoning: newDoc(false, width), refusal: newDoc(false, width),
+		running: true, lastTick: started}
+	t.out = api.Outcome{State: api.EndOpen, Model: model, Started: started, LastSeq: -1}
+	return t
+}
+
+// apply folds the text of events into the turn's docs (the outcome comes
+// from the stream, whole).
+func (t *turn) apply(evs []api.Event) {
+	for i := range evs {
+		ev := &evs[i]
+		switch ev.Type {
+		case api.EventOutputTextDelta:
+			t.answer.append(textsafe.Clean(ev.Delta))
+		case api.EventReasoningDelta, api.EventReasoningSummary:
+			t.reasoning.append(textsafe.Clean(ev.Delta))
+		case api.EventRefusalDelta:
+			t.refusal.append(textsafe.Clean(ev.Delta))
+		case api.EventFunctionArgsDone:
+			t.event("tool call arguments: " + textsafe.Line(ansi.Truncate(ev.Text, 200, "…")))
+		case api.EventOutputItemAdded:
+			if ev.Item != nil && ev.Item.Type != "message" && ev.Item.Type != "reasoning" {
+				t.event("→ " + textsafe.Line(ev.Item.Type) + " " + textsafe.Line(ev.Item.Name))
+			}
+		case api.EventWebSearchProgress, api.EventWebSearchSearching, api.EventWebSearchCompleted:
+			t.event("web search: " + strings.TrimPrefix(ev.Type, "response.web_search_call."))
+		}
+	}
+}
+
+func (t *turn) event(line string) {
+	if len(t.events) < maxEventLines {
+		t.events = append(t.events, line)
+	}
+}
+
+// end settles a turn: its outcome, the rest of its text.
+func (t *turn) end(o api.Outcome) {
+	t.out, t.running = o, false
+	if t.answer.size == 0 && t.refusal.size == 0 && o.FinalText != "" {
+		t.answer.append(textsafe.Clean(o.FinalText))
+	}
+	t.answer.finish()
+	t.reasoning.finish()
+	t.refusal.finish()
+}
+
+// sample records the live rate since the last sample.
+func (t *turn) sample(now time.Time) {
+	dt := now.Sub(t.lastTick).Seconds()
+	if dt <= 0 {
+		return
+	}
+	n := t.out.Deltas
+	r := float64(n-t.lastCount) / dt
+	t.lastCount, t.lastTick = n, now
+	if t.rateEMA == 0 {
+		t.rateEMA = r
+	} else {
+		t.rateEMA = 0.7*t.rateEMA + 0.3*r
+	}
+	t.rates = append(t.rates, r)
+	if len(t.rates) > 60 {
+		t.rates = t.rates[len(t.rates)-60:]
+	}
+}
+
+func (t *turn) resize(width int) {
+	t.answer.resize(width)
+	t.reasoning.resize(width)
+	t.refusal.resize(width)
+}
+
+// ---- pieces ----
+
+// piece is a run of lines of a column: its height, and how to draw it.
+// Blocks of a doc name their doc and index, so that the visible ones can
+// be rendered.
+type piece struct {
+	h     int
+	lines func() []string
+	doc   *doc
+	block int
+}
+
+// pieces yields the turn's pieces from the last to the first; it stops
+// when yield returns false.
+func (t *turn) pieces(s Styles, width int, now time.Time, yield func(piece) bool) {
+	small := func(lines []string) bool {
+		return len(lines) == 0 || yield(piece{h: len(lines), lines: func() []string { return lines }})
+	}
+	if !small(t.footLines(s, width, now)) {
+		return
+	}
+	if !docPieces(t.answer, yield) {
+		return
+	}
+	if t.refusal.size > 0 {
+		if !small([]string{s.Refusal.Render("refusal:")}) {
+			return
+		}
+		if !docPieces(t.refusal, yield) {
+			return
+		}
+	}
+	if len(t.events) > 0 {
+		ev := make([]string, len(t.events))
+		for i, e := range t.events {
+			ev[i] = s.Info.Render(ansi.Truncate("  · "+e, width, "…"))
+		}
+		if !small(ev) {
+			return
+		}
+	}
+	if t.reasoning.size > 0 {
+		if t.showReas {
+			if !docPieces(t.reasoning, yield) {
+				return
+			}
+			if !small([]string{s.Reasoning.Render("▾ reasoning (R folds it)")}) {
+				return
+			}
+		} else {
+			last := strings.TrimSpace(t.reasoning.tail())
+			if last == "" && len(t.reasoning.blocks) > 0 {
+				b := t.reasoning.blocks[len(t.reasoning.blocks)-1]
+				last = strings.TrimSpace(t.reasoning.slice(b.start, b.end))
+			}
+			if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+				last = last[i+1:]
+			}
+			line := fmt.Sprintf("▸ reasoning, %s (R shows it): %s", format.Plural(int(t.reasoning.size), "character", "characters"), textsafe.Line(last))
+			if !small([]string{s.Reasoning.Render(ansi.Truncate(line, width, "…"))}) {
+				return
+			}
+		}
+	}
+	small(t.headLines(s, width))
+}
+
+// docPieces yields a doc's tail and blocks, last first.
+func docPieces(d *doc, yield func(piece) bool) bool {
+	if tl := d.tailLines(); len(tl) > 0 {
+		lines := tl
+		if len(d.blocks) > 0 {
+			lines = append([]string{""}, tl...)
+		}
+		if !yield(piece{h: len(lines), lines: func() []string { return lines }}) {
+			return false
+		}
+	}
+	for i := len(d.blocks) - 1; i >= 0; i-- {
+		i := i
+		h := int(d.blocks[i].height)
+		gap := i > 0
+		if gap {
+			h++
+		}
+		p := piece{h: h, doc: d, block: i, lines: func() []string {
+			ls := d.blockLines(i)
+			if gap {
+				return append([]string{""}, ls...)
+			}
+			return ls
+		}}
+		if !yield(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *turn) headLines(s Styles, width int) []string {
+	head := []string{"", s.Title.Render("you") + " " + s.Muted.Render("→ "+textsafe.Line(t.model))}
+	for _, l := range plainLines(textsafe.Clean(t.prompt), width) {
+		head = append(head, l)
+	}
+	return append(head, s.Title.Render("assistant"))
+}
+
+// footLines is the turn's state line and, once it ended, its usage card.
+func (t *turn) footLines(s Styles, width int, now time.Time) []string {
+	o := t.out
+	if t.running {
+		return []string{s.Busy.Render("▍ " + o.Message())}
+	}
+	var st string
+	switch o.State {
+	case api.EndCompleted:
+		st = s.Success.Render("✓ completed")
+	case api.EndIncomplete:
+		st = s.Warning.Render("◐ " + textsafe.Line(o.Message()))
+	case api.EndFailed:
+		st = s.Error.Render("✗ " + textsafe.Line(o.Message()))
+	case api.EndStopped:
+		st = s.Muted.Render("■ " + o.Message())
+	case api.EndInterrupted, api.EndNoFinal, api.EndMalformed, api.EndTimedOut:
+		st = s.Warning.Render("⚠ " + textsafe.Line(o.Message()))
+	default:
+		st = s.Error.Render("✗ " + textsafe.Line(describeErr(o.Err)))
+	}
+	out := strings.Split(ansi.Wrap(st, max(10, width), " "), "\n")
+	return append(out, t.card(s, width, now)...)
+}
+
+// card is the usage card: the one usage and cost line (present), the cost
+// breakdown, timing, routing, and the generation's record once fetched.
+func (t *turn) card(s Styles, width int, now time.Time) []string {
+	o := t.out
+	var lines []string
+	label := func(l, v string) string { return s.Label.Render(l) + " " + v }
+	if u := o.Usage(); u != nil {
+		lines = append(lines, label("usage", present.UsageLine(u)))
+		if b := present.CostBreakdown(u); b != "" {
+			lines = append(lines, label("cost detail", b))
+		}
+	}
+	if t.estimate.InputKnown || t.estimate.MaxOutputKnown {
+		lines = append(lines, label("estimated before", present.Estimate(t.estimate)))
+	}
+	lines = append(lines, label("timing", present.Timing(o, now)))
+	if f := o.Final; f != nil {
+		if f.ServiceTier != nil {
+			lines = append(lines, label("tier", textsafe.Line(*f.ServiceTier)))
+		}
+		if m := f.OpenRouterMetadata; m != nil {
+			r := "provider " + textsafe.Line(orText(m.SelectedProvider(), "?"))
+			if m.Strategy != nil {
+				r += " · strategy " + textsafe.Line(*m.Strategy)
+			}
+			if m.Endpoints != nil {
+				r += " · " + format.Plural(m.Endpoints.Total, "endpoint", "endpoints") + " considered"
+			}
+			lines = append(lines, label("routing", r))
+		}
+	}
+	switch {
+	case t.gen != nil:
+		lines = append(lines, label("generation", present.GenerationLine(t.gen)))
+	case t.genWait:
+		lines = append(lines, s.Muted.Render("fetching the generation's record…"))
+	case t.genErr != nil && api.IsNotOffered(t.genErr):
+		lines = append(lines, s.Muted.Render("generation "+textsafe.Line(o.GenerationID)+": this server keeps no generation records"))
+	case t.genErr != nil:
+		lines = append(lines, s.Muted.Render("generation record: "+describeErr(t.genErr)))
+	case o.GenerationID != "":
+		lines = append(lines, label("generation", textsafe.Line(o.GenerationID)))
+	}
+	// Wrapped, not cut: in a narrow compare pane every figure still shows.
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(ansi.Wrap(l, max(10, width), " ·"), "\n")...)
+	}
+	return out
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// height is the turn's lines.
+func (t *turn) height(s Styles, width int, now time.Time) int {
+	h := 0
+	t.pieces(s, width, now, func(p piece) bool { h += p.h; return true })
+	return h
+}
+
+// window draws the lines of a column of turns that fit in h lines,
+// skipping skip lines from the end; need receives the doc blocks on
+// screen that want a markdown render. It visits only the pieces it needs.
+func window(turns []*turn, s Styles, width int, now time.Time, h, skip int, need func(*doc, int)) []string {
+	var got []piece
+	want := h + skip
+	for i := len(turns) - 1; i >= 0 && want > 0; i-- {
+		turns[i].pieces(s, width, now, func(p piece) bool {
+			got = append(got, p)
+			want -= p.h
+			return want > 0
+		})
+	}
+	var lines []string
+	for i := len(got) - 1; i >= 0; i-- {
+		if got[i].doc != nil && need != nil && got[i].doc.needs(got[i].block) {
+			need(got[i].doc, got[i].block)
+		}
+		lines = append(lines, got[i].lines()...)
+	}
+	if skip > 0 {
+		lines = lines[:max(0, len(lines)-skip)]
+	}
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	return lines
+}
+
+// columnHeight is the lines of a column of turns.
+func columnHeight(turns []*turn, s Styles, width int, now time.Time) int {
+	h := 0
+	for _, t := range turns {
+		h += t.height(s, width, now)
+	}
+	return h
+}
+
+var sparks = []rune("▁▂▃▄▅▆▇█")
+
+func sparkline(vals []float64, width int) string {
+	if len(vals) > width {
+		vals = vals[len(vals)-width:]
+	}
+	hi := 0.0
+	for _, v := range vals {
+		hi = max(hi, v)
+	}
+	out := make([]rune, len(vals))
+	for i, v := range vals {
+		k := 0
+		if hi > 0 {
+			k = int(v / hi * float64(len(sparks)-1))
+		}
+		out[i] = sparks[max(0, min(k, len(sparks)-1))]
+	}
+	return string(out)
+}
+
+// liveLine is a running turn's stats: elapsed, first token, tokens, rate.
+func (t *turn) liveLine(s Styles, now time.Time) string {
+	o := t.out
+	parts := []string{"elapsed " + format.Seconds(o.Elapsed(now))}
+	if ttft := o.TTFT(); ttft > 0 {
+		parts = append(parts, "ttft "+format.Seconds(ttft), format.Plural(o.Deltas, "token", "tokens"), fmt.Sprintf("%.0f tok/s", t.rateEMA))
+	} else {
+		parts = append(parts, "waiting for the first token")
+	}
+	return s.Busy.Render(strings.Join(parts, " · ")) + " " + s.Busy.Render(sparkline(t.rates, 24))
+}

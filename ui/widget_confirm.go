@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// confirmPrompt is the one y/N question of the app: y answers yes; N, n
+// and esc say no (the default). With a word set, the user must type that
+// word and press enter instead (deleting a destination asks for its
+// name).
+type confirmPrompt struct {
+	question string
+	word     string
+	input    textinput.Model
+	keys     ConfirmKeys
+	// tag says what the answer is about (a row id).
+	tag string
+}
+
+func newConfirm(question, tag string) *confirmPrompt {
+	return &confirmPrompt{question: question, tag: tag, keys: DefaultConfirmKeys()}
+}
+
+func newTypedConfirm(question, word, tag string) *confirmPrompt {
+	c := newConfirm(question, tag)
+	c.word = word
+	c.input = newInput("› ", "type it here", 256, "")
+	c.input.Focus()
+	return c
+}
+
+// typing reports whether the prompt takes typed text.
+func (c *confirmPrompt) typing() bool { return c.word != "" }
+
+// key answers: done reports an answer, yes what it was.
+func (c *confirmPrompt) key(msg tea.KeyMsg) (cmd tea.Cmd, done, yes bool) {
+	if c.word == "" {
+		switch {
+		case key.Matches(msg, c.keys.Yes):
+			return nil, true, true
+		case key.Matches(msg, c.keys.No):
+			return nil, true, false
+		}
+		return nil, false, false // any other key keeps the question open
+	}
+	switch msg.Type {
+	case tea.KeyEsc:
+		return nil, true, false
+	case tea.KeyEnter:
+		return nil, true, c.input.Value() == c.word
+	}
+	c.input, cmd = c.input.Update(msg)
+	return cmd, false, false
+}
+
+// view is the question line (and the typed answer).
+func (c *confirmPrompt) view(s Styles) string {
+	if c.word == "" {
+		return s.Warning.Render(textsafe.Line(c.question) + " y/N")
+	}
+	return s.Warning.Render(textsafe.Line(c.question)) + "\n" + c.input.View() + s.Muted.Render("  enter confirms · esc cancels")
+}
+
+// KeyMap is the prompt's keys.
+func (c *confirmPrompt) KeyMap() keyMap {
+	if c.word != "" {
+		return keyMap{short: []key.Binding{bind([]string{"enter"}, "enter", "confirm"), bind([]string{"esc"}, "esc", "cancel")}}
+	}
+	return keyMap{short: c.keys.ShortHelp(), full: c.keys.FullHelp()}
+}
