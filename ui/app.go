@@ -231,12 +231,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	v := m.views[m.active]
 	if m.helpOpen {
-		lk := DefaultListKeys()
+		hk := DefaultHelpScreenKeys()
 		switch {
-		case key.Matches(msg, g.Help, g.AnyHelp, lk.Back, g.Quit):
+		case key.Matches(msg, hk.Close):
 			m.helpOpen = false
 		default:
-			m.helpNav.key(msg, lk)
+			m.helpNav.key(msg, hk.ListKeys)
 		}
 		return m, nil
 	}
@@ -433,7 +433,7 @@ func (m Model) helpBar() string {
 	var keys []key.Binding
 	switch {
 	case m.helpOpen:
-		keys = []key.Binding{bind([]string{"?"}, "?/esc", "close"), bind([]string{"down"}, "↑/↓", "scroll")}
+		keys = DefaultHelpScreenKeys().ShortHelp()
 	case v.Typing():
 		keys = append(v.KeyMap().ShortHelp(), g.ForceQuit)
 	default:

@@ -132,6 +132,7 @@ func newBatchesView(c *common) *batchesView {
 			column{title: "CREATED", keep: 5, max: 10, right: true},
 			column{title: "COST", keep: 8, max: 12, right: true},
 		)}
+	v.filter.keys.Keep = v.keys.FilterKeep
 	return v
 }
 
@@ -798,7 +799,7 @@ func (v *batchesView) KeyMap() help.KeyMap {
 	case v.confirm != nil:
 		return v.confirm.KeyMap()
 	case v.filter.typing:
-		return keyMap{short: []key.Binding{bind([]string{"enter"}, "enter", "keep (an id opens)"), v.filter.keys.Clear}}
+		return v.filter.keys
 	}
 	return v.keys
 }

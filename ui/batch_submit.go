@@ -8,7 +8,6 @@ package ui
 import (
 	"os"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -56,35 +55,6 @@ type submitDialog struct {
 	checking bool
 	sending  bool
 	fieldErr map[submitRow]string
-}
-
-// SubmitKeys are the submit dialog's keys.
-type SubmitKeys struct {
-	Up, Down, Complete, Left, Right, Check, Send, Cancel key.Binding
-}
-
-// DefaultSubmitKeys returns the submit dialog's key map.
-func DefaultSubmitKeys() SubmitKeys {
-	return SubmitKeys{
-		Up:       bind([]string{"up", "shift+tab"}, "↑", "previous field"),
-		Down:     bind([]string{"down"}, "↓", "next field"),
-		Complete: bind([]string{"tab"}, "tab", "complete path / next"),
-		Left:     bind([]string{"left"}, "←", "previous endpoint"),
-		Right:    bind([]string{"right"}, "→", "next endpoint"),
-		Check:    bind([]string{"enter"}, "enter", "check the file / next"),
-		Send:     bind([]string{"ctrl+s"}, "ctrl+s", "submit"),
-		Cancel:   bind([]string{"esc"}, "esc", "cancel"),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k SubmitKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Check, k.Complete, k.Send, k.Cancel}
-}
-
-// FullHelp implements help.KeyMap.
-func (k SubmitKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Complete, k.Left, k.Right}, {k.Check, k.Send, k.Cancel}}
 }
 
 func newSubmitDialog(c *common) *submitDialog {
@@ -175,16 +145,7 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 		v.submit = nil
 		return say("nothing submitted")
 	case key.Matches(msg, k.Send):
-		if d.problems() {
-			return fail("not submitted: fix what is marked")
-		}
-		d.sending = true
-		client, ctx := v.c.client, v.c.ctx
-		endpoint, model, reqs := api.BatchEndpoints[d.endpoint], strings.TrimSpace(d.model.Value()), d.checked.reqs
-		return func() tea.Msg {
-			b, err := client.SubmitBatch(ctx, endpoint, model, reqs)
-			return submittedMsg{batch: b, err: err}
-		}
+		return v.sendSubmit()
 	case key.Matches(msg, k.Up):
 		return d.focus((d.row + 2) % 3)
 	case key.Matches(msg, k.Down):
@@ -207,7 +168,7 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	case submitEndpoint:
 		switch {
-		case key.Matches(msg, k.Right), msg.Type == tea.KeySpace:
+		case key.Matches(msg, k.Right):
 			d.endpoint = (d.endpoint + 1) % len(api.BatchEndpoints)
 		case key.Matches(msg, k.Left):
 			d.endpoint = (d.endpoint + len(api.BatchEndpoints) - 1) % len(api.BatchEndpoints)
@@ -216,13 +177,28 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if key.Matches(msg, k.Check) {
-		return msgCmd(tea.KeyMsg{Type: tea.KeyCtrlS})
+	if key.Matches(msg, k.Check) { // enter on the last field submits
+		return v.sendSubmit()
 	}
 	var cmd tea.Cmd
 	d.model, cmd = d.model.Update(msg)
 	delete(d.fieldErr, submitModel)
 	return cmd
+}
+
+// sendSubmit checks everything, then POSTs the batch.
+func (v *batchesView) sendSubmit() tea.Cmd {
+	d := v.submit
+	if d.problems() {
+		return fail("not submitted: fix what is marked")
+	}
+	d.sending = true
+	client, ctx := v.c.client, v.c.ctx
+	endpoint, model, reqs := api.BatchEndpoints[d.endpoint], strings.TrimSpace(d.model.Value()), d.checked.reqs
+	return func() tea.Msg {
+		b, err := client.SubmitBatch(ctx, endpoint, model, reqs)
+		return submittedMsg{batch: b, err: err}
+	}
 }
 
 func (v *batchesView) onSubmit(msg tea.Msg) tea.Cmd {
@@ -270,9 +246,11 @@ func (d *submitDialog) view(s Styles) string {
 		}
 		return ""
 	}
-	lines = append(lines, mark(submitPath, "file"), "  "+d.path.view(s)+errOf(submitPath))
+	// An error goes on its field's label line: the value lines are as
+	// wide as the screen.
+	lines = append(lines, mark(submitPath, "file")+errOf(submitPath), "  "+d.path.view(s))
 	lines = append(lines, mark(submitEndpoint, "endpoint"), "  "+s.Value.Render("‹ "+api.BatchEndpoints[d.endpoint]+" ›")+s.Muted.Render("  ←/→ choose"))
-	lines = append(lines, mark(submitModel, "model"), "  "+d.model.View()+errOf(submitModel), "")
+	lines = append(lines, mark(submitModel, "model")+errOf(submitModel), "  "+d.model.View(), "")
 	switch c := d.checked; {
 	case d.checking:
 		lines = append(lines, s.Busy.Render("reading the file…"))
@@ -296,6 +274,5 @@ func (d *submitDialog) view(s Styles) string {
 	if d.sending {
 		lines = append(lines, s.Busy.Render("submitting…"))
 	}
-	_ = time.Second
 	return strings.Join(lines, "\n")
 }

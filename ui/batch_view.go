@@ -66,11 +66,13 @@ type batchView struct {
 	w, h int
 	mode batchMode
 
-	id     string
-	gen    int
-	ctx    context.Context
-	cancel context.CancelFunc
-	sched  *api.PollSchedule
+	id  string
+	gen int
+	// sawRunning: the batch was seen in flight (its settling is news)
+	sawRunning bool
+	ctx        context.Context
+	cancel     context.CancelFunc
+	sched      *api.PollSchedule
 
 	meta     *api.Batch // the latest metadata
 	data     *api.BatchData
@@ -211,6 +213,9 @@ func (v *batchView) onFetched(msg batchFetchedMsg) tea.Cmd {
 	case msg.err == nil:
 		v.updated = msg.at
 		v.setData(msg.data)
+		if !v.meta.Status.Terminal() {
+			v.sawRunning = true
+		}
 		v.pollErr, v.payment = nil, nil
 		v.c.record.Remember(v.c.base, record.FromAPI(msg.data.Batch, msg.at))
 	case errors.As(msg.err, &ae) && ae.Status == http.StatusPaymentRequired:
@@ -233,8 +238,10 @@ func (v *batchView) onFetched(msg batchFetchedMsg) tea.Cmd {
 	}
 	if d.Done {
 		v.done = true
-		if v.meta != nil && v.fatal == nil {
-			cmds = append(cmds, say("polling stopped: the batch is "+statusWord(v.meta.Status)))
+		// Said when it happens while watched; a batch opened settled
+		// says it in the status line only.
+		if v.meta != nil && v.fatal == nil && v.sawRunning {
+			cmds = append(cmds, say("the batch is "+statusWord(v.meta.Status)+": polling stopped"))
 		}
 		return tea.Batch(cmds...)
 	}
@@ -661,7 +668,7 @@ func (v *batchView) busy() string {
 // unknownKey says that a key does nothing here, and where the keys are.
 func unknownKey(msg tea.KeyMsg) tea.Cmd {
 	k := msg.String()
-	if k == "" || strings.HasPrefix(k, "alt+") || msg.Type == tea.KeySpace && false {
+	if k == "" || strings.HasPrefix(k, "alt+") {
 		return nil
 	}
 	return say(textsafe.Line(k) + " does nothing here: ? lists the keys")

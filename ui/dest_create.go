@@ -46,12 +46,12 @@ func newTypePicker() *typePicker {
 func (v *destView) typeKey(msg tea.KeyMsg) tea.Cmd {
 	t := v.types
 	if t.typed {
-		switch msg.Type {
-		case tea.KeyEsc:
+		switch ik := DefaultInputKeys("use this type"); {
+		case key.Matches(msg, ik.Cancel):
 			t.typed = false
 			t.other.Blur()
 			return nil
-		case tea.KeyEnter:
+		case key.Matches(msg, ik.Accept):
 			name := strings.TrimSpace(t.other.Value())
 			if err := (api.DestinationCreate{Type: name, Name: "x"}).Validate(); err != nil && strings.HasPrefix(err.Error(), "type") {
 				return fail("not a type name: lowercase letters, digits and dashes")

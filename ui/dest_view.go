@@ -238,8 +238,8 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 	case v.confirm != nil:
 		return v.confirmKey(msg)
 	case v.editWS:
-		switch msg.Type {
-		case tea.KeyEnter:
+		switch ik := DefaultInputKeys("use workspace"); {
+		case key.Matches(msg, ik.Accept):
 			ws := strings.TrimSpace(v.ws.Value())
 			if ws != "" && !api.IsUUID(ws) {
 				return fail("workspace_id must be a UUID")
@@ -247,7 +247,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 			v.work, v.editWS = ws, false
 			v.ws.Blur()
 			return v.reload()
-		case tea.KeyEsc:
+		case key.Matches(msg, ik.Cancel):
 			v.editWS = false
 			v.ws.Blur()
 			return say("workspace unchanged")
@@ -562,12 +562,14 @@ func (v *destView) KeyMap() help.KeyMap {
 	switch {
 	case v.editor != nil:
 		return v.editor.KeyMap()
+	case v.types != nil && v.types.typed:
+		return DefaultInputKeys("use this type")
 	case v.types != nil:
 		return v.types.keys
 	case v.confirm != nil:
 		return v.confirm.KeyMap()
 	case v.editWS:
-		return keyMap{short: []key.Binding{bind([]string{"enter"}, "enter", "use workspace"), bind([]string{"esc"}, "esc", "cancel")}}
+		return DefaultInputKeys("use workspace")
 	case v.filter.typing:
 		return v.filter.keys
 	}
@@ -597,7 +599,7 @@ func (v *destView) Typing() bool {
 	case v.editor != nil:
 		return v.editor.typing()
 	case v.types != nil:
-		return false
+		return v.types.typed
 	case v.confirm != nil:
 		return v.confirm.typing()
 	}

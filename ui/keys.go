@@ -86,6 +86,27 @@ func (k FilterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Keep, k.C
 // FullHelp implements help.KeyMap.
 func (k FilterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// HelpScreenKeys close and scroll the ? screen.
+type HelpScreenKeys struct {
+	ListKeys
+	Close key.Binding
+}
+
+// DefaultHelpScreenKeys returns the help screen's keys.
+func DefaultHelpScreenKeys() HelpScreenKeys {
+	return HelpScreenKeys{ListKeys: DefaultListKeys(), Close: bind([]string{"?", "f1", "esc", "q"}, "?/esc", "close")}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k HelpScreenKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Close, bind([]string{"up", "down"}, "↑/↓", "scroll")}
+}
+
+// FullHelp implements help.KeyMap.
+func (k HelpScreenKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Close, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+}
+
 // ConfirmKeys answer a y/N question; N, n and esc all say no.
 type ConfirmKeys struct{ Yes, No key.Binding }
 
@@ -107,6 +128,9 @@ func (k ConfirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.Short
 type HomeKeys struct {
 	ListKeys
 	Status, Sort, Delete, Submit key.Binding
+	// FilterKeep is enter on the filter line: keep it, or open the id
+	// typed there.
+	FilterKeep key.Binding
 }
 
 // DefaultHomeKeys returns the batches home's key map.
@@ -114,10 +138,11 @@ func DefaultHomeKeys() HomeKeys {
 	l := DefaultListKeys()
 	l.Filter = bind([]string{"/"}, "/", "filter, or type an id")
 	return HomeKeys{ListKeys: l,
-		Status: bind([]string{"f"}, "f", "status: all/in flight/settled/failed"),
-		Sort:   bind([]string{"o"}, "o", "order: created/status/cost"),
-		Delete: bind([]string{"d"}, "d", "delete (settled)"),
-		Submit: bind([]string{"s"}, "s", "submit a JSONL file"),
+		Status:     bind([]string{"f"}, "f", "status: all/in flight/settled/failed"),
+		Sort:       bind([]string{"o"}, "o", "order: created/status/cost"),
+		Delete:     bind([]string{"d"}, "d", "delete (settled)"),
+		Submit:     bind([]string{"s"}, "s", "submit a JSONL file"),
+		FilterKeep: bind([]string{"enter"}, "enter", "keep (an id opens)"),
 	}
 }
 
@@ -189,6 +214,23 @@ func (k DetailKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{k.nav(), {k.Back, k.Raw, k.Reasoning, k.Logprobs, k.Copy}}
 }
 
+// InputKeys end a one-line input: enter accepts, esc cancels.
+type InputKeys struct{ Accept, Cancel key.Binding }
+
+// DefaultInputKeys returns an input's keys; accept says what enter does.
+func DefaultInputKeys(accept string) InputKeys {
+	return InputKeys{
+		Accept: bind([]string{"enter"}, "enter", accept),
+		Cancel: bind([]string{"esc"}, "esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k InputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k InputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // PathKeys are the keys of a path input (export, save, submit).
 type PathKeys struct{ Accept, Complete, Cancel key.Binding }
 
@@ -206,6 +248,35 @@ func (k PathKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.C
 
 // FullHelp implements help.KeyMap.
 func (k PathKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// SubmitKeys are the submit dialog's keys.
+type SubmitKeys struct {
+	Up, Down, Complete, Left, Right, Check, Send, Cancel key.Binding
+}
+
+// DefaultSubmitKeys returns the submit dialog's key map.
+func DefaultSubmitKeys() SubmitKeys {
+	return SubmitKeys{
+		Up:       bind([]string{"up", "shift+tab"}, "↑", "previous field"),
+		Down:     bind([]string{"down"}, "↓", "next field"),
+		Complete: bind([]string{"tab"}, "tab", "complete path / next"),
+		Left:     bind([]string{"left"}, "←", "previous endpoint"),
+		Right:    bind([]string{"right", " "}, "→/space", "next endpoint"),
+		Check:    bind([]string{"enter"}, "enter", "check the file / next"),
+		Send:     bind([]string{"ctrl+s"}, "ctrl+s", "submit"),
+		Cancel:   bind([]string{"esc"}, "esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k SubmitKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Check, k.Complete, k.Send, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (k SubmitKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Complete, k.Left, k.Right}, {k.Check, k.Send, k.Cancel}}
+}
 
 // PlaygroundKeys are the playground's keys.
 type PlaygroundKeys struct {

@@ -187,8 +187,8 @@ func (r *results) position() string {
 		s = "0 of " + format.Int(total)
 	case r.nav.position() != "":
 		s = r.nav.position() + " · row " + format.Int(r.nav.cursor+1)
-	default:
-		s = format.Int(r.nav.cursor+1) + " of " + format.Int(len(r.view))
+	default: // all shown
+		s = "1-" + format.Int(len(r.view)) + " of " + format.Int(len(r.view)) + " · row " + format.Int(r.nav.cursor+1)
 	}
 	if len(r.view) != total && len(r.view) > 0 {
 		s += " (filtered from " + format.Int(total) + ")"

@@ -46,10 +46,10 @@ func (c *confirmPrompt) key(msg tea.KeyMsg) (cmd tea.Cmd, done, yes bool) {
 		}
 		return nil, false, false // any other key keeps the question open
 	}
-	switch msg.Type {
-	case tea.KeyEsc:
+	switch ik := DefaultInputKeys("confirm"); {
+	case key.Matches(msg, ik.Cancel):
 		return nil, true, false
-	case tea.KeyEnter:
+	case key.Matches(msg, ik.Accept):
 		return nil, true, c.input.Value() == c.word
 	}
 	c.input, cmd = c.input.Update(msg)
@@ -67,7 +67,8 @@ func (c *confirmPrompt) view(s Styles) string {
 // KeyMap is the prompt's keys.
 func (c *confirmPrompt) KeyMap() keyMap {
 	if c.word != "" {
-		return keyMap{short: []key.Binding{bind([]string{"enter"}, "enter", "confirm"), bind([]string{"esc"}, "esc", "cancel")}}
+		ik := DefaultInputKeys("confirm")
+		return keyMap{short: ik.ShortHelp(), full: ik.FullHelp()}
 	}
 	return keyMap{short: c.keys.ShortHelp(), full: c.keys.FullHelp()}
 }
