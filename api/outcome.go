@@ -119,16 +119,21 @@ func (o Outcome) Elapsed(now time.Time) time.Duration {
 	return now.Sub(o.Started)
 }
 
+// MinRateWindow is the shortest stretch from the first token to the end
+// over which a rate is stated: an answer that arrives in one burst (a
+// buffering proxy, a cache) has no rate worth a number.
+const MinRateWindow = 20 * time.Millisecond
+
 // TokensPerSecond is output tokens over the time from the first token to
 // the end. It is known only for a streamed answer that sent at least two
-// deltas: a plain answer arrives at once, and a rate over no time is no
-// rate.
+// deltas over at least MinRateWindow: a plain answer arrives at once, and
+// a rate over no time is no rate.
 func (o Outcome) TokensPerSecond() (float64, bool) {
 	if !o.Streamed || o.Deltas < 2 || o.FirstToken.IsZero() || o.Ended.IsZero() {
 		return 0, false
 	}
 	d := o.Ended.Sub(o.FirstToken).Seconds()
-	if d <= 0 {
+	if d < MinRateWindow.Seconds() {
 		return 0, false
 	}
 	return float64(o.OutputTokens()) / d, true
@@ -365,6 +370,17 @@ func OutcomeOf(model string, r *Response, err error, started, ended time.Time) O
 		f.o.Err = fmt.Errorf("the answer's status is %q, not a final one", strings.TrimSpace(string(r.Status)))
 	}
 	return f.o
+}
+
+// Stopped is the outcome of a response the user stopped at a time: what
+// arrived is kept, the state is EndStopped. An ended outcome is returned
+// as it is (the answer beat the stop).
+func (o Outcome) Stopped(at time.Time) Outcome {
+	if o.Done() {
+		return o
+	}
+	o.State, o.Err, o.Ended = EndStopped, &EndError{State: EndStopped, Cause: context.Canceled}, at
+	return o
 }
 
 // OpenFailed is the Outcome of a stream that never opened.

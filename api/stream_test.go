@@ -39,7 +39,7 @@ func textOf(evs []api.Event, typ string) string {
 }
 
 func TestStreamCompleted(t *testing.T) {
-	srv, c := startGateway(t, gateway.Options{ThinkTime: 40 * time.Millisecond, KeepAliveEvery: 10 * time.Millisecond})
+	srv, c := startGateway(t, gateway.Options{ThinkTime: 40 * time.Millisecond, KeepAliveEvery: 10 * time.Millisecond, TokensPerSecond: 2000})
 	req := api.ResponseRequest{Input: api.Input{Text: "Explain routing"}, Model: "openai/gpt-4o-mini", RoutingMetadata: true,
 		Reasoning: &api.Reasoning{Effort: "low"}}
 	s, err := c.StreamResponse(ctx(t), req)
@@ -340,5 +340,42 @@ func TestDecoderFromReader(t *testing.T) {
 	s := api.NewStreamFromReader(strings.NewReader("data: "+delta(1, "q")+"\n\ndata: "+completedEvent+"\n\n"), 0)
 	if evs, err := drain(t, s); err != io.EOF || textOf(evs, api.EventOutputTextDelta) != "q" {
 		t.Fatalf("%v %q", err, textOf(evs, api.EventOutputTextDelta))
+	}
+}
+
+// A rate is stated only over a stretch long enough to measure, for a
+// streamed answer of two deltas or more.
+func TestRateNeedsAStreamOverTime(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	base := api.Outcome{State: api.EndCompleted, Streamed: true, Deltas: 30, Started: t0, FirstToken: t0.Add(time.Second)}
+	burst := base
+	burst.Ended = base.FirstToken.Add(time.Millisecond / 10) // 30 tokens in 0.1 ms
+	if v, ok := burst.TokensPerSecond(); ok {
+		t.Fatalf("a burst has no rate, got %v", v)
+	}
+	paced := base
+	paced.Ended = base.FirstToken.Add(300 * time.Millisecond)
+	if v, ok := paced.TokensPerSecond(); !ok || v < 99 || v > 101 {
+		t.Fatalf("30 tokens over 0.3s: %v %v", v, ok)
+	}
+	one := paced
+	one.Deltas = 1
+	if _, ok := one.TokensPerSecond(); ok {
+		t.Fatal("one delta has no rate")
+	}
+	plain := paced
+	plain.Streamed = false
+	if _, ok := plain.TokensPerSecond(); ok {
+		t.Fatal("a plain answer has no rate")
+	}
+	// Stopped keeps what arrived and says so; an ended outcome stays.
+	open := base
+	open.State = api.EndOpen
+	st := open.Stopped(t0.Add(2 * time.Second))
+	if st.State != api.EndStopped || st.Deltas != 30 || !st.Ended.Equal(t0.Add(2*time.Second)) || st.Message() == "" {
+		t.Fatalf("stopped %+v", st)
+	}
+	if got := paced.Stopped(t0.Add(5 * time.Second)); got.State != api.EndCompleted || !got.Ended.Equal(paced.Ended) {
+		t.Fatal("an ended answer is not stopped after the fact")
 	}
 }

@@ -186,7 +186,7 @@ func TestBatchSubmit(t *testing.T) {
 }
 
 func TestRespond(t *testing.T) {
-	h := newHarness(t, gateway.Options{})
+	h := newHarness(t, gateway.Options{TokensPerSecond: 2000})
 	r := h.run("", "respond", "Explain routing", "--model", "openai/gpt-4o-mini", "--metadata", "team=infra", "--service-tier", "fast")
 	r.must(t, 0, []string{"##"}, []string{"completed", "in ", "out ", "cost $", "ttft", "tok/s"})
 	nonStream := h.run("", "respond", "Explain routing", "--model", "openai/gpt-4o-mini", "--no-stream")

@@ -89,9 +89,7 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 	for _, m := range c.models {
 		req, st, errs := p.buildRequest(api.Input{Text: prompt}, m)
 		if len(errs) > 0 {
-			p.setMode(playSettings)
-			p.focusSetting(errs[0].Field)
-			return fail("not sent: " + api.FieldErrors(errs).Error())
+			return p.refuse(errs)
 		}
 		stream = st
 		reqs = append(reqs, req)

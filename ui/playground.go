@@ -67,6 +67,10 @@ type playground struct {
 	md        *markdown
 	rendering bool
 	insist    bool // enter again sends despite unsupported settings
+	// confirm asks before a new chat drops turns not saved; savedTurns
+	// is how many turns the last save held.
+	confirm    *confirmPrompt
+	savedTurns int
 }
 
 func newPlayground(c *common) *playground {
@@ -77,7 +81,7 @@ func newPlayground(c *common) *playground {
 	ta.Prompt = "│ "
 	ta.CharLimit = 0
 	ta.SetHeight(3)
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
+	ta.KeyMap.InsertNewline = DefaultPlaygroundKeys().Newline
 	model := c.opts.Model
 	recent := c.record.Models(c.base)
 	if model == "" && len(recent) > 0 {
@@ -112,6 +116,22 @@ func appendMissing(list, items []string) []string {
 func (p *playground) Init() tea.Cmd { return nil }
 
 func (p *playground) running() bool { return len(p.live) > 0 }
+
+// stopAll stops every live answer now: each turn ends stopped with what
+// arrived, and the streams are cancelled (their late messages find no
+// live turn and are dropped).
+func (p *playground) stopAll() tea.Cmd {
+	now := p.c.now()
+	var cmds []tea.Cmd
+	for pane := range p.live {
+		o := p.live[pane].turn.out.Stopped(now)
+		cmds = append(cmds, p.finish(pane, o))
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+	return tea.Batch(cmds...)
+}
 
 func (p *playground) Stop() {
 	if p.cancel != nil {
@@ -177,6 +197,9 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return fail("save failed: " + msg.err.Error())
 		}
+		if msg.what == "conversation" {
+			p.savedTurns = msg.turns
+		}
 		return say(msg.what + " saved to " + msg.path)
 	case pathCompletedMsg:
 		p.save.completed(msg)
@@ -193,8 +216,19 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.keys
 	// esc stops what is running, wherever the focus is.
 	if p.running() && key.Matches(msg, k.Stop) && p.mode != playPicker && p.mode != playSaving {
-		p.Stop()
-		return nil
+		return p.stopAll()
+	}
+	if p.confirm != nil {
+		_, done, yes := p.confirm.key(msg)
+		if !done {
+			return nil
+		}
+		p.confirm = nil
+		if !yes {
+			return say("the conversation is kept")
+		}
+		p.newChat()
+		return say("new conversation")
 	}
 	switch p.mode {
 	case playTyping:
@@ -258,7 +292,11 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		if p.running() {
 			return say("an answer is still streaming: esc stops it first")
 		}
-		p.turns, p.scroll, p.cmp = nil, 0, nil
+		if n := len(p.turns) - p.savedTurns; n > 0 {
+			p.confirm = newConfirm("start a new chat? "+format.Plural(n, "answer is", "answers are")+" not saved (w saves)", "")
+			return nil
+		}
+		p.newChat()
 		return say("new conversation")
 	case key.Matches(msg, k.Copy):
 		if len(p.turns) == 0 {
@@ -401,9 +439,7 @@ func (p *playground) send() tea.Cmd {
 	}
 	req, stream, errs := p.buildRequest(p.history(prompt), p.model)
 	if len(errs) > 0 {
-		p.setMode(playSettings)
-		p.focusSetting(errs[0].Field)
-		return fail("not sent: " + api.FieldErrors(errs).Error())
+		return p.refuse(errs)
 	}
 	if un := api.Unsupported(p.selectedModel(), &req); len(un) > 0 && !p.insist {
 		p.insist = true
@@ -443,15 +479,21 @@ func (p *playground) remember(model string) {
 	}
 }
 
-// focusSetting moves the settings' focus to a field named by an error.
-func (p *playground) focusSetting(field string) {
-	for i, f := range p.settings.fields {
-		if f.name == field || strings.HasPrefix(field, f.name) {
-			p.settings.idx = i
-			p.settings.focus()
-			return
+func (p *playground) newChat() {
+	p.turns, p.scroll, p.cmp, p.savedTurns = nil, 0, nil, 0
+}
+
+// refuse says why nothing was sent: a bad model by name, bad settings by
+// opening them at the first field in error (each error is beside its
+// field; the status line names the fields).
+func (p *playground) refuse(errs []*api.ValidationError) tea.Cmd {
+	for _, e := range errs {
+		if e.Field == "model" {
+			return fail("not sent: " + e.Error() + " (m picks a model)")
 		}
 	}
+	p.setMode(playSettings)
+	return fail("not sent: " + p.settings.errorSummary())
 }
 
 // turnFor is the turn a message of (gen, pane) is about, or nil when it is
@@ -737,6 +779,9 @@ func (p *playground) footer() string {
 		return s.Busy.Render(format.Plural(len(p.live), "answer", "answers")+" streaming") + s.Muted.Render(" · esc stops them all")
 	}
 	// The keys are in the help bar; this line says only what it cannot.
+	if p.confirm != nil {
+		return ansi.Truncate(p.confirm.view(s), p.w, "…")
+	}
 	if p.mode == playTyping && p.insist {
 		return s.Warning.Render(ansi.Truncate("enter again sends despite the unsupported settings · s settings", p.w, "…"))
 	}
@@ -776,6 +821,9 @@ func (p *playground) modelLine() string {
 
 func (p *playground) KeyMap() help.KeyMap {
 	k := p.keys
+	if p.confirm != nil {
+		return p.confirm.KeyMap()
+	}
 	switch p.mode {
 	case playTyping:
 		return keyMap{short: []key.Binding{k.Send, k.Newline, k.Leave}, full: [][]key.Binding{{k.Send, k.Newline, k.Leave, k.Stop}}}
@@ -805,6 +853,9 @@ func (p *playground) KeyMap() help.KeyMap {
 }
 
 func (p *playground) Help() string {
+	if p.confirm != nil {
+		return "answering y/N"
+	}
 	switch p.mode {
 	case playTyping:
 		return "typing the prompt"

@@ -14,9 +14,10 @@ import (
 )
 
 type savedMsg struct {
-	what string
-	path string
-	err  error
+	what  string
+	path  string
+	turns int // the conversation's turns saved
+	err   error
 }
 
 // savedTurn is one answer as saved.
@@ -104,6 +105,6 @@ func (p *playground) saveTo(path string) tea.Cmd {
 		if err == nil {
 			err = writeAtomic(abs, data, 0o600)
 		}
-		return savedMsg{what: what, path: abs, err: err}
+		return savedMsg{what: what, path: abs, turns: len(out.Turns), err: err}
 	}
 }

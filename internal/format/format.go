@@ -43,7 +43,7 @@ func Cost(c float64) string {
 	}
 	switch {
 	case c == 0:
-		return "$0"
+		return "$0.00"
 	case c < 0.000001:
 		return sign + "< $0.000001"
 	case c < 0.01:

@@ -11,7 +11,7 @@ func TestFormats(t *testing.T) {
 			t.Errorf("Int(%d) = %s", in, got)
 		}
 	}
-	for in, want := range map[float64]string{0: "$0", 0.000123: "$0.00012", 0.0012345: "$0.0012", 0.00000012: "< $0.000001",
+	for in, want := range map[float64]string{0: "$0.00", 0.000123: "$0.00012", 0.0012345: "$0.0012", 0.00000012: "< $0.000001",
 		0.5: "$0.5000", 12.345: "$12.35", 1234567.891: "$1,234,567.89", -0.25: "-$0.2500"} {
 		if got := Cost(in); got != want {
 			t.Errorf("Cost(%v) = %s", in, got)
