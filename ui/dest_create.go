@@ -15,20 +15,6 @@ import (
 
 const otherType = "another type…"
 
-// TypeKeys are the type picker's keys.
-type TypeKeys struct {
-	ListKeys
-	Choose key.Binding
-}
-
-// ShortHelp implements help.KeyMap.
-func (k TypeKeys) ShortHelp() []key.Binding { return []key.Binding{k.Choose, k.Back} }
-
-// FullHelp implements help.KeyMap.
-func (k TypeKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Choose, k.Back}}
-}
-
 type typePicker struct {
 	nav   listNav
 	keys  TypeKeys
@@ -37,7 +23,7 @@ type typePicker struct {
 }
 
 func newTypePicker() *typePicker {
-	k := TypeKeys{ListKeys: DefaultListKeys(), Choose: bind([]string{"enter"}, "enter", "choose")}
+	k := DefaultTypeKeys()
 	t := &typePicker{keys: k, other: newInput("type › ", "the type's name, e.g. acme-traces", 64, "")}
 	t.nav.setCount(len(api.DestinationTypeSpecs) + 1)
 	return t

@@ -395,6 +395,25 @@ func (k DestKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{k.nav(), {k.Toggle, k.Edit, k.New, k.Delete}, {k.Filter, k.Workspace, k.Refresh}}
 }
 
+// TypeKeys are the type picker's keys.
+type TypeKeys struct {
+	ListKeys
+	Choose key.Binding
+}
+
+// DefaultTypeKeys returns the type picker's keys.
+func DefaultTypeKeys() TypeKeys {
+	return TypeKeys{ListKeys: DefaultListKeys(), Choose: bind([]string{"enter"}, "enter", "choose")}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k TypeKeys) ShortHelp() []key.Binding { return []key.Binding{k.Choose, k.Back} }
+
+// FullHelp implements help.KeyMap.
+func (k TypeKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Choose, k.Back}}
+}
+
 // ReviewKeys are the review screen's keys (and the conflict choices).
 type ReviewKeys struct{ Send, OnTop, Reload, Back key.Binding }
 
