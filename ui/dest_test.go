@@ -118,7 +118,9 @@ func TestDestEditSendsOnlyChanges(t *testing.T) {
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("This PATCH sends only these fields", "sampling_rate", "regions")
 	u.runes("y")
-	u.until("saved", func(m Model) bool { return destOf(m).editor == nil && strings.Contains(m.notice, "saved 'prod-langfuse'") })
+	u.until("saved", func(m Model) bool {
+		return destOf(m).editor == nil && strings.Contains(m.notice, "saved 'prod-langfuse'")
+	})
 	sent := patches(srv, id)
 	var body map[string]json.RawMessage
 	json.Unmarshal(sent[0].Body, &body)
@@ -354,7 +356,10 @@ func TestDestCreateAndDeleteOverHTTP(t *testing.T) {
 		return false
 	})
 	u.key(tea.KeyEnter)
-	u.until("create form", func(m Model) bool { e := destOf(m).editor; return e != nil && e.kind == editCreate && e.typ == "webhook" })
+	u.until("create form", func(m Model) bool {
+		e := destOf(m).editor
+		return e != nil && e.kind == editCreate && e.typ == "webhook"
+	})
 	// Saving at once names every missing member; nothing is sent.
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.until("missing", func(m Model) bool {
