@@ -262,8 +262,15 @@ func (r request) opName() string {
 
 func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, error) {
 	u := *c.base
-	u.Path = strings.TrimRight(u.Path, "/") + r.path
-	u.RawPath = ""
+	// r.path is escaped (ids go through url.PathEscape): it joins the
+	// base's escaped path, and Path is its decoded form, so that an id is
+	// encoded once on the wire, never twice.
+	raw := strings.TrimRight(u.EscapedPath(), "/") + r.path
+	p, err := url.PathUnescape(raw)
+	if err != nil {
+		return nil, fmt.Errorf("building request: %w", err)
+	}
+	u.Path, u.RawPath = p, raw
 	if len(r.query) > 0 {
 		u.RawQuery = r.query.Encode()
 	}

@@ -1,12 +1,14 @@
 package api_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,5 +203,33 @@ func TestPagerBounds(t *testing.T) {
 		if i > api.MaxDestinationPages {
 			t.Fatal("no cap")
 		}
+	}
+}
+
+// An id is escaped once on the wire: the server reads back exactly the id
+// the client was given, whatever bytes it holds (a base path with its own
+// escapes included).
+func TestIDsAreEscapedOnce(t *testing.T) {
+	var got []string
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /a%20b/api/v1/batches/{id}", func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.PathValue("id"))
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"error":{"code":404,"message":"no"}}`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	c, err := api.New(api.Options{BaseURL: srv.URL + "/a%20b/api/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"batch-1", "a b", "x/y?z#w", "%41", "esc\x1b]0;t\x07"}
+	for _, id := range ids {
+		if _, err := c.GetBatch(context.Background(), id); api.StatusOf(err) != 404 {
+			t.Fatalf("%q: %v", id, err)
+		}
+	}
+	if strings.Join(got, "|") != strings.Join(ids, "|") {
+		t.Fatalf("server read %q, want %q", got, ids)
 	}
 }
