@@ -300,7 +300,7 @@ JSON object per line.`,
 // printBatchList writes the list as a table sized to its content.
 func printBatchList(w io.Writer, list []api.Batch, fromRecord map[string]bool, now time.Time) {
 	t := newTable(w)
-	t.row("ID", "STATUS", "MODEL", "ENDPOINT", "DONE/FAILED/TOTAL", "CREATED", "COST")
+	t.row("ID", "STATUS", "MODEL", "ENDPOINT", "OK/FAIL/ALL", "CREATED", "COST")
 	for _, b := range list {
 		rc := b.RequestCounts
 		cost := "—"

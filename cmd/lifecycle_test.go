@@ -15,7 +15,7 @@ import (
 func TestBatchListAndDelete(t *testing.T) {
 	h := newHarness(t, gateway.Options{PurgeAfter: time.Hour})
 	r := h.run("", "batch", "list")
-	r.must(t, 0, []string{"ID", "STATUS", "MODEL", "ENDPOINT", "DONE/FAILED/TOTAL", "CREATED", "COST", "18 batches"}, nil)
+	r.must(t, 0, []string{"ID", "STATUS", "MODEL", "ENDPOINT", "OK/FAIL/ALL", "CREATED", "COST", "18 batches"}, nil)
 	r = h.run("", "batch", "list", "--all", "--limit", "5", "--status", "completed", "--json")
 	r.must(t, 0, nil, nil)
 	sc := bufio.NewScanner(strings.NewReader(r.out))

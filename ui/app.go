@@ -350,23 +350,7 @@ func (m Model) header() string {
 	if m.c.opts.Demo {
 		right = append(right, s.Demo.Render("DEMO"))
 	}
-	var where []string
-	if m.c.client != nil {
-		where = append(where, m.c.client.Host())
-	}
-	if m.c.opts.Profile != "" {
-		where = append(where, m.c.opts.Profile)
-	}
-	if ws := m.c.opts.Workspace; ws != "" {
-		where = append(where, "ws "+shortID(ws))
-	}
-	if m.c.opts.ReadOnly {
-		where = append(where, "read-only")
-	}
-	if m.credit != nil {
-		where = append(where, present.Credit(m.credit))
-	}
-	right = append(right, s.Host.Render(textsafe.Line(strings.Join(where, " · "))))
+	right = append(right, s.Host.Render("gwdash"))
 	r := strings.Join(right, " ")
 	gap := w - lipgloss.Width(left) - lipgloss.Width(r)
 	if gap < 1 {
@@ -415,15 +399,53 @@ func (m Model) statusBar() string {
 		left = append(left, s.Busy.Render("⟳ "+textsafe.Line(b)))
 	}
 	line := strings.Join(left, " ")
-	right := ""
-	if t := v.Updated(); !t.IsZero() {
-		right = s.Muted.Render("updated " + format.Age(t, m.c.now()))
+	// The right side says where and how fresh: host or profile,
+	// workspace, read-only, the key's credit, the refresh age. When the
+	// line is short of room they go in that order, the age last.
+	var where []string
+	if m.c.client != nil {
+		where = append(where, textsafe.Line(m.c.client.Host()))
 	}
-	gap := w - lipgloss.Width(line) - lipgloss.Width(right)
-	if right == "" || gap < 2 {
+	if m.c.opts.Profile != "" {
+		where = append(where, textsafe.Line(m.c.opts.Profile))
+	}
+	parts := []string{strings.Join(where, " · ")}
+	if ws := m.c.opts.Workspace; ws != "" {
+		parts = append(parts, "ws "+textsafe.Line(shortID(ws)))
+	}
+	if m.c.opts.ReadOnly {
+		parts = append(parts, "read-only")
+	}
+	if m.credit != nil {
+		parts = append(parts, textsafe.Line(present.Credit(m.credit)))
+	}
+	if t := v.Updated(); !t.IsZero() {
+		parts = append(parts, "updated "+format.Age(t, m.c.now()))
+	}
+	right := func() string {
+		var kept []string
+		for _, p := range parts {
+			if p != "" {
+				kept = append(kept, p)
+			}
+		}
+		return s.Muted.Render(strings.Join(kept, " · "))
+	}
+	room := max(w/2, w-lipgloss.Width(right())-2) // what the left may use
+	for len(parts) > 0 && lipgloss.Width(line) > room {
+		parts = parts[1:]
+		room = max(w/2, w-lipgloss.Width(right())-2)
+	}
+	r := right()
+	if lipgloss.Width(r) == 0 {
 		return ansi.Truncate(line, w, "…")
 	}
-	return line + strings.Repeat(" ", gap) + right
+	line = ansi.Truncate(line, max(1, w-lipgloss.Width(r)-2), "…")
+	gap := w - lipgloss.Width(line) - lipgloss.Width(r)
+	if gap < 2 {
+		return ansi.Truncate(line, w, "…")
+	}
+	return line + strings.Repeat(" ", gap) + r
 }
 
 // helpBar is the few keys that matter now.

@@ -127,8 +127,8 @@ func newBatchesView(c *common) *batchesView {
 			column{title: "STATUS", keep: 9, max: 24},
 			column{title: "ID", keep: 1, min: 10},
 			column{title: "MODEL", keep: 7, max: 36},
-			column{title: "PROGRESS", keep: 3, min: 10, max: 12},
-			column{title: "DONE/FAILED/TOTAL", keep: 6, max: 20, right: true},
+			column{title: "PROGRESS", keep: 3, min: 10, max: 12, optional: true},
+			column{title: "OK/FAIL/ALL", keep: 6, max: 20, right: true},
 			column{title: "CREATED", keep: 5, max: 10, right: true},
 			column{title: "COST", keep: 8, max: 12, right: true},
 		)}

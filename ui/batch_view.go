@@ -582,11 +582,17 @@ func (v *batchView) resultsBar() string {
 	if line := r.search.line(s, len(r.view), len(r.data.Rows)); line != "" && r.search.typing {
 		return line
 	}
-	et := r.errType
-	if et == "" {
-		et = "any"
+	// Only what narrows or reorders is named: the defaults go unsaid.
+	parts := []string{"Results " + r.position()}
+	if r.show != showAll {
+		parts = append(parts, "show "+showNames[r.show])
 	}
-	parts := []string{"Results " + r.position(), "show " + showNames[r.show], "error type " + textsafe.Line(et), "order " + orderNames[r.order]}
+	if r.errType != "" {
+		parts = append(parts, "error type "+textsafe.Line(r.errType))
+	}
+	if r.order != 0 {
+		parts = append(parts, "order "+orderNames[r.order])
+	}
 	if q := r.search.query(); q != "" {
 		parts = append(parts, "search “"+textsafe.Line(q)+"”")
 	}

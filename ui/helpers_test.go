@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 
 // plainRenderer draws without colour, for tests that read the screen.
 func plainRenderer() *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
 	r.SetHasDarkBackground(true)
 	return r
 }
@@ -32,7 +33,8 @@ func plainRenderer() *lipgloss.Renderer {
 // colourRenderer draws in truecolor on a dark or light background, for
 // the golden files.
 func colourRenderer(dark bool) *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.TrueColor))
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
 	r.SetHasDarkBackground(dark)
 	return r
 }

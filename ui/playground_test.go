@@ -322,7 +322,7 @@ func TestCompareThreeModels(t *testing.T) {
 	}
 }
 
-func TestCreditsInTheHeaderAndA402(t *testing.T) {
+func TestCreditsInTheStatusBarAndA402(t *testing.T) {
 	_, c := startGW(t, gateway.Options{KeyLimit: 1, KeyUsage: 1})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 140, 30)
 	u.screen("$0.00 of $1.00 left")

@@ -26,7 +26,7 @@ func fakeBatches() *fakeClient {
 		{ID: "batch-fail", Status: api.BatchFailed, Model: "openai/gpt-4o", Endpoint: "/v1/responses", CreatedAt: now - 7200, RequestCounts: api.RequestCounts{Total: 25, Failed: 25}, Usage: cost(0.01),
 			Error: &api.BatchError{Message: "validation failed"}},
 	}
-	body := `{"id":"batch-done","object":"batch","status":"completed","model":"anthropic/claude-sonnet-4","created_at":` + fmt.Sprint(now-3600) + `,"request_counts":{"total":3,"completed":2,"failed":1},"usage":{"input_tokens":33,"output_tokens":44,"total_tokens":77,"cost":1.25},"results":[` +
+	body := `{"id":"batch-done","object":"batch","status":"completed","model":"anthropic/claude-sonnet-4","created_at":` + fmt.Sprint(now-3600) + `,"request_counts":{"total":3,"completed":2,"failed":1},"usage":{"prompt_tokens":33,"completion_tokens":44,"total_tokens":77,"cost":1.25},"results":[` +
 		`{"id":"r1","custom_id":"alpha","response":{"status_code":200,"body":{"type":"message","role":"assistant","model":"anthropic/claude-sonnet-4","stop_reason":"end_turn","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":3,"output_tokens":4}}},"error":null},` +
 		`{"id":"r2","custom_id":"beta","response":null,"error":{"type":"server_error","message":"boom","param":null,"error_type":"timeout"}},` +
 		`{"id":"r3","custom_id":"gamma","response":{"status_code":200,"body":{"type":"message","role":"assistant","model":"anthropic/claude-sonnet-4","stop_reason":"end_turn","content":[],"usage":{"input_tokens":30,"output_tokens":40}}},"error":null}]}`
@@ -37,7 +37,7 @@ func fakeBatches() *fakeClient {
 	fc.data["batch-done"] = d
 	run, _ := api.ReadBatchData([]byte(`{"id":"batch-run","object":"batch","status":"in_progress","model":"openai/gpt-4o-mini","created_at":` + fmt.Sprint(now-60) + `,"request_counts":{"total":200,"completed":60,"failed":2},"results":null}`))
 	fc.data["batch-run"] = run
-	fail, _ := api.ReadBatchData([]byte(`{"id":"batch-fail","object":"batch","status":"failed","model":"openai/gpt-4o","created_at":` + fmt.Sprint(now-7200) + `,"request_counts":{"total":25,"completed":0,"failed":25},"usage":{"input_tokens":0,"output_tokens":0,"total_tokens":0,"cost":0.01},"results":[],"error":{"message":"validation failed"}}`))
+	fail, _ := api.ReadBatchData([]byte(`{"id":"batch-fail","object":"batch","status":"failed","model":"openai/gpt-4o","created_at":` + fmt.Sprint(now-7200) + `,"request_counts":{"total":25,"completed":0,"failed":25},"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0,"cost":0.01},"results":[],"error":{"message":"validation failed"}}`))
 	fc.data["batch-fail"] = fail
 	return fc
 }

@@ -18,6 +18,9 @@ type column struct {
 	// gives first. Ids give before status, model and error.
 	keep  int
 	right bool
+	// optional columns go whole, least kept first, before any other
+	// column is cut (a progress bar beside the counts it draws).
+	optional bool
 }
 
 // table lays out and draws rows whose columns are sized to their content:
@@ -112,9 +115,17 @@ func (t *table) layout(total int) {
 		}
 	}
 	for _, i := range order {
+		if t.cols[i].optional && sum(want) > avail {
+			want[i] = 0
+		}
+	}
+	for _, i := range order {
 		over := sum(want) - avail
 		if over <= 0 {
 			break
+		}
+		if want[i] == 0 {
+			continue
 		}
 		floor := t.cols[i].min
 		if floor == 0 {
