@@ -571,7 +571,7 @@ func (v *batchView) View() string {
 	if v.res != nil {
 		out = append(out, v.res.render(s))
 	} else {
-		out = append(out, s.Muted.Render(v.noResultsWhy()))
+		out = append(out, s.Muted.Render(wrap(v.noResultsWhy(), max(20, v.w))))
 	}
 	return strings.Join(out, "\n")
 }
