@@ -269,6 +269,9 @@ func (e *destEditor) build() api.FieldErrors {
 		}
 		var current any
 		if e.kind == editUpdate {
+			if !f.changed(fl.name) {
+				continue // untouched: never sent (nor re-encoded)
+			}
 			current = e.orig.Config[member]
 		}
 		if e.kind == editCreate && strings.TrimSpace(val) == "" {
@@ -314,7 +317,7 @@ func (e *destEditor) build() api.FieldErrors {
 	// An update sends only what changed.
 	o := e.orig
 	var p api.DestinationPatch
-	if v := get("name").value(); v != derefS(o.Name) {
+	if v := get("name").value(); f.changed("name") && v != derefS(o.Name) {
 		p.Name = &v
 	}
 	for _, b := range api.DestinationBools {

@@ -56,15 +56,67 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		u.runes("go")
 		u.key(tea.KeyEnter)
 		clean("an answer", func(m Model) bool { t := lastTurn(m); return t != nil && !t.running && !playOf(m).running() })
+		// An incomplete answer (max output tokens) and a failed one.
+		u.until("max output set", func(m Model) bool {
+			playOf(m).settings.field(setMaxOut).input.SetValue("3")
+			return true
+		})
+		u.runes("i")
+		u.runes("again")
+		u.key(tea.KeyEnter)
+		clean("an incomplete answer", func(m Model) bool { t := lastTurn(m); return t != nil && t.out.State == api.EndIncomplete && !playOf(m).running() })
+		u.until("failing model", func(m Model) bool {
+			p := playOf(m)
+			p.model = gateway.ModelFailMidstream
+			p.settings.field(setMaxOut).input.SetValue("")
+			return true
+		})
+		u.runes("i")
+		u.runes("fail")
+		u.key(tea.KeyEnter)
+		clean("a failed answer", func(m Model) bool { t := lastTurn(m); return t != nil && t.out.State == api.EndFailed && !playOf(m).running() })
 		u.runes("m")
 		clean("the model picker", func(m Model) bool { p := playOf(m).picker; return p != nil && p.cat != nil })
 		u.key(tea.KeyEsc)
 		u.runes("3")
 		clean("destinations", func(m Model) bool { return len(destOf(m).rows) > 5 })
+		u.selectDest("staging-datadog" + hostile.String) // names are hostile too
 		u.key(tea.KeyEnter)
 		clean("an edit form", func(m Model) bool { return destOf(m).editor != nil })
+		u.toField("filter_rules")
+		u.key(tea.KeyEnter)
+		clean("the rules editor", func(m Model) bool { return destOf(m).editor.rules != nil })
+		// The hostile rules and regions are not valid to send back: clear
+		// the rules, pick a region, rename, and review what would be sent.
+		u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})
+		u.key(tea.KeyEsc)
+		u.toField("regions")
+		u.space()
+		u.toField("name")
+		u.runes("x")
+		u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+		clean("the review", editorIn(stageReview))
+		u.key(tea.KeyEsc)
 		u.tm.Send(tea.KeyMsg{Type: tea.KeyF1})
 		clean("the help", func(m Model) bool { return m.helpOpen })
+		u.key(tea.KeyEsc)
+		u.key(tea.KeyEsc)
+		u.runes("y") // discard the edit
+		// Error screens: not found, results deleted, payment required.
+		u.runes("1")
+		for _, id := range []string{"batch-0-missing", srv.SeedID(gateway.SeedOld), srv.SeedID(gateway.SeedPayment)} {
+			u.until("home", func(m Model) bool { return batchOf(m) == nil })
+			u.runes("/")
+			u.runes(id)
+			u.key(tea.KeyEnter)
+			clean("the screen of "+id, func(m Model) bool {
+				b := batchOf(m)
+				return b != nil && (b.fatal != nil || b.payment != nil) || strings.Contains(m.errText, "404")
+			})
+			u.key(tea.KeyEsc)
+			u.key(tea.KeyEsc)
+			u.until("filter cleared", func(m Model) bool { return batchOf(m) == nil && homeOf(m).filter.query() == "" })
+		}
 		u.quit()
 		if l := log.String(); hostile.Found(l) != "" || strings.Contains(l, "\x1b") {
 			t.Fatalf("the log holds a raw escape: %q", hostile.Found(l))

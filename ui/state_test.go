@@ -538,3 +538,22 @@ func TestTranscriptDocBlocksAndWindow(t *testing.T) {
 }
 
 var _ = time.Second
+
+// A server value that a text input cannot hold (control characters) is
+// shown without them, flagged, and never sent back unless edited.
+func TestControlCharactersInAValueAreNotAnEdit(t *testing.T) {
+	name := "ops\x1b]0;x\x07-hook"
+	d := api.Destination{ID: "d1", Name: &name, Type: "webhook", Regions: []string{"us"}, SamplingRate: 1,
+		Config: map[string]any{"url": "https://h\x1b[2J", "method": "POST"}}
+	fc := &fakeClient{dests: []api.Destination{d}}
+	m := stateModel(t, fc, Options{View: "destinations"}, 140, 50)
+	m = drive(m, keyMsg("enter"))
+	v := viewOf(m)
+	if !strings.Contains(v, "no changes yet") || !strings.Contains(v, "holds control characters") {
+		t.Fatalf("an untouched form with odd values:\n%s", v)
+	}
+	m = drive(m, keyMsg("ctrl+s"))
+	if !strings.Contains(m.notice, "nothing changed") {
+		t.Fatalf("nothing to send: %q", m.notice)
+	}
+}

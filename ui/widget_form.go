@@ -45,7 +45,13 @@ type formField struct {
 }
 
 func textField(name, label, hint, value string) *formField {
-	return &formField{name: name, label: label, hint: hint, kind: fieldText, input: newInput("", "", 4096, value)}
+	f := &formField{name: name, label: label, hint: hint, kind: fieldText, input: newInput("", "", 4096, value)}
+	if f.input.Value() != value {
+		// The input cannot hold control characters: it shows the value
+		// without them, and the form sends the field only if it is edited.
+		f.hint = "⚠ the server's value holds control characters (shown without them); kept unless you edit it"
+	}
+	return f
 }
 
 func secretField(name, label, hint string) *formField {
@@ -151,6 +157,18 @@ func (f *form) snapshot() []string {
 		}
 	}
 	return out
+}
+
+// changed reports whether the named field differs from when the form
+// opened.
+func (f *form) changed(name string) bool {
+	now := f.snapshot()
+	for i, fl := range f.fields {
+		if fl.name == name {
+			return now[i] != f.base[i]
+		}
+	}
+	return false
 }
 
 // edited reports whether any field differs from when the form opened.
