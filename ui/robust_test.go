@@ -64,7 +64,10 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		u.runes("i")
 		u.runes("again")
 		u.key(tea.KeyEnter)
-		clean("an incomplete answer", func(m Model) bool { t := lastTurn(m); return t != nil && t.out.State == api.EndIncomplete && !playOf(m).running() })
+		clean("an incomplete answer", func(m Model) bool {
+			t := lastTurn(m)
+			return t != nil && t.out.State == api.EndIncomplete && !playOf(m).running()
+		})
 		u.until("failing model", func(m Model) bool {
 			p := playOf(m)
 			p.model = gateway.ModelFailMidstream
@@ -74,7 +77,10 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		u.runes("i")
 		u.runes("fail")
 		u.key(tea.KeyEnter)
-		clean("a failed answer", func(m Model) bool { t := lastTurn(m); return t != nil && t.out.State == api.EndFailed && !playOf(m).running() })
+		clean("a failed answer", func(m Model) bool {
+			t := lastTurn(m)
+			return t != nil && t.out.State == api.EndFailed && !playOf(m).running()
+		})
 		u.runes("m")
 		clean("the model picker", func(m Model) bool { p := playOf(m).picker; return p != nil && p.cat != nil })
 		u.key(tea.KeyEsc)
