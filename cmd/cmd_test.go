@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -411,5 +412,45 @@ func TestDemoServe(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("demo --serve did not stop on interrupt")
+	}
+}
+
+// cancelAfter is a stdout that ends the run's context with a signal once
+// n bytes have arrived, as Execute's signal owner does.
+type cancelAfter struct {
+	mu     sync.Mutex
+	b      bytes.Buffer
+	n      int
+	cancel context.CancelCauseFunc
+	sig    syscall.Signal
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.b.Write(p)
+	if c.b.Len() >= c.n && c.cancel != nil {
+		c.cancel(&SignalError{Signal: c.sig})
+		c.cancel = nil
+	}
+	return len(p), nil
+}
+
+// A signal during a headless command: what arrived is printed, the
+// command says it was stopped, and exits 128 plus the signal.
+func TestSignalsStopHeadlessCommands(t *testing.T) {
+	h := newHarness(t, gateway.Options{TokensPerSecond: 40})
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		out := &cancelAfter{n: 20, cancel: cancel, sig: sig}
+		var errb bytes.Buffer
+		code := Run(ctx, []string{"respond", "a slow answer", "--model", "openai/gpt-4o-mini"}, IO{In: strings.NewReader(""), Out: out, Err: &errb},
+			func(k string) string { return h.env[k] })
+		out.mu.Lock()
+		got := out.b.String()
+		out.mu.Unlock()
+		if code != 128+int(sig) || len(got) < 20 || !strings.Contains(errb.String(), "what arrived is kept") {
+			t.Fatalf("%v: exit %d, %d bytes out, stderr %q", sig, code, len(got), errb.String())
+		}
 	}
 }

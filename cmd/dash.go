@@ -74,6 +74,9 @@ func (a *app) dashboardDemo(ctx context.Context, cfg *config.Resolved, client *a
 	}
 	opts.Demo = true
 	opts.SuggestedModels = gateway.DemoModels
+	if id := srv.SeedID(opts.BatchID); id != "" {
+		opts.BatchID = id // a seed by name: the demo's ids change every run
+	}
 	// The demo's ids change every run: its record lives and dies with it.
 	dir, err := os.MkdirTemp("", "gwdash-demo-")
 	if err != nil {

@@ -64,7 +64,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 	f.DurationVar(&o.GenerationDelay, "generation-delay", 1500*time.Millisecond, "a generation's record answers 404 for this long after the answer, as the real service may")
 	f.BoolVar(&a.flags.ReadOnly, "read-only", false, "disable every change to destinations")
 	f.StringVar(&a.view, "view", "batches", "view to open: batches, playground or destinations")
-	f.StringVar(&a.batchID, "batch", "", "batch id to open (default: the running demo batch)")
+	f.StringVar(&a.batchID, "batch", "", "batch to open: an id, or a seeded batch by name (running, chat, large, payment, ...); default: the batches home")
 	f.StringVar(&a.model, "model", "", "model for the playground")
 	return c
 }
