@@ -309,12 +309,16 @@ func parseFrame(b []byte) (data []byte, name string) {
 		}
 		switch string(field) {
 		case "data":
-			if lines > 0 {
-				data = append(data, '\n')
-			}
-			data = append(data, value...)
-			if data == nil {
-				data = []byte{}
+			switch lines {
+			case 0: // one data line: no copy
+				data = value
+				if data == nil {
+					data = []byte{}
+				}
+			case 1:
+				data = append(append(append([]byte(nil), data...), '\n'), value...)
+			default:
+				data = append(append(data, '\n'), value...)
 			}
 			lines++
 		case "event":

@@ -25,8 +25,8 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 			if o.ErrorRate < 0 || o.ErrorRate > 1 || o.DropRate < 0 || o.DropRate > 1 {
 				return inputErrorf("--error-rate and --drop-rate must be between 0 and 1")
 			}
-			if o.TokensPerSecond < 0 || o.LargeBatchSize < 0 || o.KeyLimit < 0 || o.KeyUsage < 0 {
-				return inputErrorf("--token-rate, --large-batch-size, --key-limit and --key-usage must not be negative")
+			if o.TokensPerSecond < 0 || o.LargeBatchSize < 0 || o.TinyBatchSize < 0 || o.KeyLimit < 0 || o.KeyUsage < 0 {
+				return inputErrorf("--token-rate, --large-batch-size, --tiny-batch-size, --key-limit and --key-usage must not be negative")
 			}
 			srv, err := gateway.Start(listen, o)
 			if err != nil {
@@ -53,6 +53,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 	f.Float64Var(&o.TokensPerSecond, "token-rate", 80, "streamed tokens per second (0: as fast as possible)")
 	f.DurationVar(&o.ThinkTime, "think-time", 600*time.Millisecond, "wait before the first token, with keep-alive comments")
 	f.IntVar(&o.LargeBatchSize, "large-batch-size", 10000, "results in the large seeded batch")
+	f.IntVar(&o.TinyBatchSize, "tiny-batch-size", 0, "also seed a batch of this many tiny results (\"tiny\"; benchmarks)")
 	f.DurationVar(&o.BatchDuration, "batch-duration", 60*time.Second, "time a running or submitted batch takes to complete")
 	f.DurationVar(&o.SubmitVisibleAfter, "submit-visible-after", 2*time.Second, "a submitted batch answers 404 for this long, as the real service may")
 	f.DurationVar(&o.Latency, "latency", 0, "added latency on every answer")

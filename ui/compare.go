@@ -196,7 +196,7 @@ func (c *compareState) visit(p *playground, now time.Time, need func(*doc, int))
 		if pn.turn == nil {
 			continue
 		}
-		for _, pc := range visiblePieces([]*turn{pn.turn}, p.c.styles, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll) {
+		for _, pc := range visiblePieces([]*turn{pn.turn}, p.c.styles, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll).pieces {
 			if pc.doc != nil && pc.doc.needs(pc.block) {
 				need(pc.doc, pc.block)
 			}
@@ -252,7 +252,7 @@ func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focuse
 			role = s.Error
 		}
 		stats = role.Render(textsafe.Line(strings.Join(parts, " · "))) + " " + s.Busy.Render(sparkline(t.rates, 12))
-		lines = linesOf(visiblePieces([]*turn{t}, s, iw, now, bh, pn.scroll), bh, pn.scroll)
+		lines = linesOf(visiblePieces([]*turn{t}, s, iw, now, bh, pn.scroll), bh)
 		if total := t.height(s, iw, now); total > bh {
 			title += s.Muted.Render(" · lines " + scrollPosition(total-bh-pn.scroll, bh, total))
 		}

@@ -644,7 +644,7 @@ func (p *playground) requestRenders() tea.Cmd {
 
 func (p *playground) visitTranscript(now time.Time, need func(*doc, int)) {
 	h := p.transcriptHeight()
-	for _, pc := range visiblePieces(p.turns, p.c.styles, p.contentWidth(), now, h, p.scroll) {
+	for _, pc := range visiblePieces(p.turns, p.c.styles, p.contentWidth(), now, h, p.scroll).pieces {
 		if pc.doc != nil && pc.doc.needs(pc.block) {
 			need(pc.doc, pc.block)
 		}
@@ -722,7 +722,7 @@ func (p *playground) transcriptView(h int) string {
 		return strings.Join(intro, "\n")
 	}
 	now := p.c.now()
-	lines := linesOf(visiblePieces(p.turns, s, p.contentWidth(), now, h, p.scroll), h, p.scroll)
+	lines := linesOf(visiblePieces(p.turns, s, p.contentWidth(), now, h, p.scroll), h)
 	for len(lines) < h {
 		lines = append([]string{""}, lines...)
 	}
@@ -736,31 +736,47 @@ func (p *playground) transcriptView(h int) string {
 	return strings.Join(lines, "\n") + "\n" + pos
 }
 
-// visiblePieces are the pieces of a column that a window of h lines,
-// skip lines from the end, shows: only those are visited.
-func visiblePieces(turns []*turn, s Styles, width int, now time.Time, h, skip int) []piece {
-	var got []piece
-	want := h + skip
+// window is what a view of h lines, skip lines from a column's end,
+// draws: the pieces it reaches and how many lines to cut from their end.
+type window struct {
+	pieces []piece
+	cut    int
+}
+
+// visiblePieces walks a column from its end to the window and keeps only
+// the pieces the window shows: those below it are passed by their heights
+// (a block is not drawn to be skipped), so that a view anywhere in a
+// 50 MiB answer costs what it shows.
+func visiblePieces(turns []*turn, s Styles, width int, now time.Time, h, skip int) window {
+	var w window
+	below := skip // lines still to pass before the window
+	want := h
 	for i := len(turns) - 1; i >= 0 && want > 0; i-- {
 		turns[i].pieces(s, width, now, func(pc piece) bool {
-			got = append(got, pc)
-			want -= pc.h
+			if below >= pc.h {
+				below -= pc.h
+				return true
+			}
+			if len(w.pieces) == 0 {
+				w.cut = below // the first piece kept is cut at the bottom
+			}
+			w.pieces = append(w.pieces, pc)
+			want -= pc.h - below
+			below = 0
 			return want > 0
 		})
 	}
-	slices.Reverse(got)
-	return got
+	slices.Reverse(w.pieces)
+	return w
 }
 
-// linesOf draws the pieces and cuts the window.
-func linesOf(ps []piece, h, skip int) []string {
+// linesOf draws the window's pieces and cuts them to it.
+func linesOf(w window, h int) []string {
 	var lines []string
-	for _, pc := range ps {
+	for _, pc := range w.pieces {
 		lines = append(lines, pc.lines()...)
 	}
-	if skip > 0 {
-		lines = lines[:max(0, len(lines)-skip)]
-	}
+	lines = lines[:max(0, len(lines)-w.cut)]
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}

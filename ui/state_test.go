@@ -524,9 +524,9 @@ func TestTranscriptDocBlocksAndWindow(t *testing.T) {
 	tn := newTurn("q", "m/x", 40, fixedNow)
 	tn.answer.append("one\n\ntwo\n\nthree\n\nfour")
 	tn.end(api.Outcome{State: api.EndCompleted})
-	all := linesOf(visiblePieces([]*turn{tn}, s, 40, fixedNow, 1000, 0), 1000, 0)
+	all := linesOf(visiblePieces([]*turn{tn}, s, 40, fixedNow, 1000, 0), 1000)
 	for skip := 0; skip < len(all); skip++ {
-		got := linesOf(visiblePieces([]*turn{tn}, s, 40, fixedNow, 3, skip), 3, skip)
+		got := linesOf(visiblePieces([]*turn{tn}, s, 40, fixedNow, 3, skip), 3)
 		want := all[max(0, len(all)-skip-3) : len(all)-skip]
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("skip %d: %q want %q", skip, got, want)

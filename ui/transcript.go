@@ -55,6 +55,11 @@ type doc struct {
 
 	cache map[int]cached
 	order []int // cache keys, oldest first
+
+	// the tail's wrapped lines, for the tail and width they were made
+	// for (a frame asks for them several times)
+	tailAt    [3]int64
+	tailCache []string
 }
 
 type cached struct {
@@ -159,13 +164,20 @@ func (d *doc) text() string { return d.slice(0, d.size) }
 // tail is the unfinished block.
 func (d *doc) tail() string { return d.slice(d.open, d.size) }
 
-// tailLines wraps the unfinished tail (bounded by maxBlock).
+// tailLines wraps the unfinished tail (bounded by maxBlock); the result is
+// shared: callers do not change it.
 func (d *doc) tailLines() []string {
-	t := d.tail()
-	if strings.TrimSpace(t) == "" {
-		return nil
+	key := [3]int64{d.open, d.size, int64(d.width)}
+	if key == d.tailAt {
+		return d.tailCache
 	}
-	return indent(plainLines(t, d.width-2), "  ")
+	t := d.tail()
+	var lines []string
+	if strings.TrimSpace(t) != "" {
+		lines = indent(plainLines(t, d.width-2), "  ")
+	}
+	d.tailAt, d.tailCache = key, lines
+	return lines
 }
 
 // height is the doc's lines: the blocks, their gaps, and the tail.

@@ -116,20 +116,34 @@ func (t *turn) resize(width int) {
 // ---- pieces ----
 
 // piece is a run of lines of a column: its height, and how to draw it.
-// Blocks of a doc name their doc and index, so that the visible ones can
-// be rendered.
+// Blocks of a doc name their doc and index (drawn on demand, so that
+// walking past a block costs nothing), and whether a gap line comes
+// first; other pieces carry their lines.
 type piece struct {
 	h     int
-	lines func() []string
+	fixed []string
 	doc   *doc
 	block int
+	gap   bool
+}
+
+// lines draws the piece.
+func (p piece) lines() []string {
+	if p.doc == nil {
+		return p.fixed
+	}
+	ls := p.doc.blockLines(p.block)
+	if p.gap {
+		return append([]string{""}, ls...)
+	}
+	return ls
 }
 
 // pieces yields the turn's pieces from the last to the first; it stops
 // when yield returns false.
 func (t *turn) pieces(s Styles, width int, now time.Time, yield func(piece) bool) {
 	small := func(lines []string) bool {
-		return len(lines) == 0 || yield(piece{h: len(lines), lines: func() []string { return lines }})
+		return len(lines) == 0 || yield(piece{h: len(lines), fixed: lines})
 	}
 	if !small(t.footLines(s, width, now)) {
 		return
@@ -187,25 +201,16 @@ func docPieces(d *doc, yield func(piece) bool) bool {
 		if len(d.blocks) > 0 {
 			lines = append([]string{""}, tl...)
 		}
-		if !yield(piece{h: len(lines), lines: func() []string { return lines }}) {
+		if !yield(piece{h: len(lines), fixed: lines}) {
 			return false
 		}
 	}
 	for i := len(d.blocks) - 1; i >= 0; i-- {
-		i := i
 		h := int(d.blocks[i].height)
-		gap := i > 0
-		if gap {
+		if i > 0 {
 			h++
 		}
-		p := piece{h: h, doc: d, block: i, lines: func() []string {
-			ls := d.blockLines(i)
-			if gap {
-				return append([]string{""}, ls...)
-			}
-			return ls
-		}}
-		if !yield(p) {
+		if !yield(piece{h: h, doc: d, block: i, gap: i > 0}) {
 			return false
 		}
 	}
@@ -303,40 +308,21 @@ func orText(s, def string) string {
 	return s
 }
 
-// height is the turn's lines.
+// height is the turn's lines: what pieces yields, summed without visiting
+// the blocks (each doc keeps its own total), so that it costs the same at
+// 1 KB and at 50 MiB.
 func (t *turn) height(s Styles, width int, now time.Time) int {
-	h := 0
-	t.pieces(s, width, now, func(p piece) bool { h += p.h; return true })
-	return h
-}
-
-// window draws the lines of a column of turns that fit in h lines,
-// skipping skip lines from the end; need receives the doc blocks on
-// screen that want a markdown render. It visits only the pieces it needs.
-func window(turns []*turn, s Styles, width int, now time.Time, h, skip int, need func(*doc, int)) []string {
-	var got []piece
-	want := h + skip
-	for i := len(turns) - 1; i >= 0 && want > 0; i-- {
-		turns[i].pieces(s, width, now, func(p piece) bool {
-			got = append(got, p)
-			want -= p.h
-			return want > 0
-		})
+	h := len(t.footLines(s, width, now)) + t.answer.height() + len(t.events) + len(t.headLines(s, width))
+	if t.refusal.size > 0 {
+		h += 1 + t.refusal.height()
 	}
-	var lines []string
-	for i := len(got) - 1; i >= 0; i-- {
-		if got[i].doc != nil && need != nil && got[i].doc.needs(got[i].block) {
-			need(got[i].doc, got[i].block)
+	if t.reasoning.size > 0 {
+		h++ // the fold line
+		if t.showReas {
+			h += t.reasoning.height()
 		}
-		lines = append(lines, got[i].lines()...)
 	}
-	if skip > 0 {
-		lines = lines[:max(0, len(lines)-skip)]
-	}
-	if len(lines) > h {
-		lines = lines[len(lines)-h:]
-	}
-	return lines
+	return h
 }
 
 // columnHeight is the lines of a column of turns.

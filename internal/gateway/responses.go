@@ -21,7 +21,28 @@ const (
 	// ModelFirehose streams exactly max_output_tokens tokens (default
 	// 1000) and completes: the source of the benchmark streams.
 	ModelFirehose = "demo/firehose"
+	// ModelBulk streams max_output_tokens deltas (default 16) of 64 KiB of
+	// text each: 16,384 of them make a 1 GiB answer. The gateway holds one
+	// chunk, not the answer, and its final events do not repeat the text
+	// (they would be as large as the answer). Streaming only.
+	ModelBulk = "demo/bulk"
 )
+
+// BulkChunk is the text of every demo/bulk delta: 64 KiB of words in
+// paragraphs.
+var BulkChunk = func() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 64<<10; i++ {
+		w := words[i%len(words)]
+		if i%80 == 79 {
+			w += ".\n\n"
+		} else {
+			w += " "
+		}
+		b.WriteString(w)
+	}
+	return b.String()[:64<<10]
+}()
 
 // DemoModels are suggested in the playground of `gwdash demo`.
 var DemoModels = []string{"openai/gpt-4o-mini", "anthropic/claude-sonnet-4", "meta-llama/llama-3.1-70b-instruct",
@@ -179,6 +200,7 @@ type plan struct {
 	status    string // completed, incomplete, failed
 	inTokens  int
 	refusal   bool
+	bulk      bool // demo/bulk: the text is not kept nor repeated
 }
 
 func (g *Gateway) planFor(q *respRequest) plan {
@@ -197,6 +219,18 @@ func (g *Gateway) planFor(q *respRequest) plan {
 	case ModelEscapes:
 		p.tokens = []string{"Plain start. ", "\x1b]0;pwned-title\x07", "\x1b[31mred?\x1b[0m ", "\x1b]52;c;ZXZpbA==\x07", "clip ",
 			"\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ ", "\x1b[2J", "\u202egnirts desrever\u202c ", "\x9b31m", "bell\x07 ", "end."}
+	}
+	if q.Model == ModelBulk {
+		n = 16
+		if q.MaxOutputTokens != nil {
+			n = *q.MaxOutputTokens
+		}
+		p.tokens = make([]string, n)
+		for i := range p.tokens {
+			p.tokens[i] = BulkChunk // one string shared: the answer is never held
+		}
+		p.bulk = true
+		return p
 	}
 	if q.Model == ModelFirehose {
 		n = 1000
@@ -347,6 +381,10 @@ func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Remaining", "0")
 		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(g.now().Add(7*time.Second).UnixMilli(), 10))
 		writeError(w, http.StatusTooManyRequests, "Rate limit exceeded: 20 requests per minute for "+q.Model)
+		return
+	}
+	if q.Model == ModelBulk && !q.Stream {
+		badRequest(w, "demo/bulk streams only: send stream: true")
 		return
 	}
 	p := g.planFor(q)

@@ -143,7 +143,9 @@ func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest,
 			ev["logprobs"] = []any{}
 		}
 		s.event(deltaType, ev)
-		text0.WriteString(t)
+		if !p.bulk {
+			text0.WriteString(t)
+		}
 		sent++
 		if !tick.wait(ctx.Done(), s) {
 			return

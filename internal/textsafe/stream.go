@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Writer makes everything written through it inert (the rule of Clean)
@@ -59,6 +60,18 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	_, err := w.w.Write(w.buf.Bytes())
 	return n, err
+}
+
+// WriteString implements io.StringWriter: text that needs no change goes
+// on without a copy (a streamed answer is written delta by delta).
+func (w *Writer) WriteString(s string) (int, error) {
+	if len(w.partial) == 0 && plainBytes(unsafe.Slice(unsafe.StringData(s), len(s))) {
+		if sw, ok := w.w.(io.StringWriter); ok {
+			_, err := sw.WriteString(s)
+			return len(s), err
+		}
+	}
+	return w.Write([]byte(s))
 }
 
 // Flush writes what is held of an unfinished rune, as U+FFFD.
