@@ -131,7 +131,7 @@ func asAPIError(err error) *APIError {
 // Explain404 looks closer at a 404: when the server also answers 404 on
 // /models and /key, the base URL is likely wrong, and the error's hint
 // says so instead of blaming the id. Other errors are returned as they
-// are.
+// are. The error given is not changed.
 func (c *Client) Explain404(ctx context.Context, err error) error {
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
@@ -140,7 +140,10 @@ func (c *Client) Explain404(ctx context.Context, err error) error {
 	_, merr := c.Models(ctx)
 	_, _, kerr := c.Key(ctx)
 	if IsNotOffered(merr) && IsNotOffered(kerr) {
-		ae.Everywhere = true
+		// A copy: the error given may be on a screen, read meanwhile.
+		cp := *ae
+		cp.Everywhere = true
+		return &cp
 	}
 	return err
 }

@@ -386,7 +386,7 @@ func TestBatchDataMatchesFullDecode(t *testing.T) {
 			if it.Response != nil {
 				want = api.Summarize(it.Response.Body)
 			}
-			if row.CustomID != it.CustomID || row.Failed != it.Failed() || d.Word(row.ErrType) != it.ErrorTypeName() ||
+			if d.CustomID(i) != it.CustomID || row.Failed != it.Failed() || d.Word(row.ErrType) != it.ErrorTypeName() ||
 				d.Word(row.Model) != want.Model || int(row.Tokens) != want.Tokens || d.Word(row.Finish) != want.FinishReason {
 				t.Fatalf("%s %d: row %+v, want %+v / %+v", seed, i, row, it, want)
 			}
@@ -412,5 +412,26 @@ func TestBatchDataMatchesFullDecode(t *testing.T) {
 		if _, err := api.ReadBatchData([]byte(bad)); err == nil {
 			t.Fatalf("%q decoded", bad)
 		}
+	}
+}
+
+// A custom_id is read from the body's own bytes, or kept aside when the
+// body escapes it; a nested "custom_id" is never taken for it.
+func TestCustomIDsFromTheBody(t *testing.T) {
+	body := `{"id":"b","object":"batch","status":"completed","request_counts":{"total":3,"completed":3,"failed":0},"results":[` +
+		`{"id":"r1","response":{"status_code":200,"body":{"custom_id":"nested"}},"custom_id":"plain-1","error":null},` +
+		`{"id":"r2","custom_id":"esc\"aped\u00e9","response":null,"error":{"type":"x","message":"m"}},` +
+		`{"id":"r3","custom_id" : "spaced","response":null,"error":null}]}`
+	d, err := api.ReadBatchData([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"plain-1", "esc\"apedé", "spaced"} {
+		if got := d.CustomID(i); got != want {
+			t.Fatalf("row %d: %q, want %q", i, got, want)
+		}
+	}
+	if cap(d.Rows) != 3 {
+		t.Fatalf("rows made room for request_counts.total: cap %d", cap(d.Rows))
 	}
 }

@@ -27,13 +27,20 @@ type BatchData struct {
 	// Words holds the distinct models, error types and finish reasons the
 	// rows refer to by index.
 	Words []string
+	// escaped holds the custom_ids that are not their own bytes in Raw
+	// (JSON escapes), by row.
+	escaped map[int][]byte
 }
 
-// ResultRow is what a table shows of one result.
+// ResultRow is what a table shows of one result. Its custom_id is not a
+// string of its own: it is read from Raw (CustomID), so a million rows
+// cost no million strings.
 type ResultRow struct {
-	Off      int64  // the item's first byte in Raw
-	Len      uint32 // its length
-	CustomID string
+	Off int64  // the item's first byte in Raw
+	Len uint32 // its length
+	// cidOff and cidLen place the custom_id within the item (cidOff 0:
+	// see BatchData.escaped).
+	cidOff, cidLen uint32
 	// Status is response.status_code (0 without a response).
 	Status int32
 	// Tokens is the body's total tokens (or input + output).
@@ -42,6 +49,45 @@ type ResultRow struct {
 	ErrType, Model, Finish uint16
 	Failed                 bool
 	Kind                   BodyKind
+}
+
+// CustomIDBytes returns result i's custom_id without a copy (do not
+// change it).
+func (d *BatchData) CustomIDBytes(i int) []byte {
+	r := &d.Rows[i]
+	if r.cidOff == 0 {
+		return d.escaped[i]
+	}
+	at := r.Off + int64(r.cidOff)
+	return d.Raw[at : at+int64(r.cidLen)]
+}
+
+// CustomID returns result i's custom_id.
+func (d *BatchData) CustomID(i int) string { return string(d.CustomIDBytes(i)) }
+
+// placeCustomID finds the custom_id's own bytes in an item, when they are
+// the decoded value (no escapes): the member name is looked for, and the
+// string after it must equal what the decoder read, so a nested
+// "custom_id" is never taken for it.
+func placeCustomID(item []byte, want string) (off, n uint32, ok bool) {
+	key := []byte(`"custom_id"`)
+	for from := 0; ; {
+		i := bytes.Index(item[from:], key)
+		if i < 0 {
+			return 0, 0, false
+		}
+		j := from + i + len(key)
+		for j < len(item) && (item[j] == ' ' || item[j] == '\t' || item[j] == '\n' || item[j] == '\r' || item[j] == ':') {
+			j++
+		}
+		if j < len(item) && item[j] == '"' {
+			k := bytes.IndexByte(item[j+1:], '"')
+			if k >= 0 && bytes.IndexByte(item[j+1:j+1+k], '\\') < 0 && string(item[j+1:j+1+k]) == want {
+				return uint32(j + 1), uint32(k), true
+			}
+		}
+		from = j
+	}
 }
 
 // Word returns the string a row's index refers to.
@@ -95,7 +141,12 @@ type itemSummary struct {
 
 // ReadBatchData decodes a batch body into BatchData: one pass over the
 // body finds each result's bytes and the few members a row shows.
-func ReadBatchData(raw []byte) (*BatchData, error) {
+func ReadBatchData(raw []byte) (*BatchData, error) { return readBatchData(raw, bytes.NewReader(raw)) }
+
+// readBatchData decodes raw read through src, which yields raw's bytes in
+// order (as they arrive, when the body is still downloading): offsets are
+// positions in raw, and raw is whole by the time it is returned.
+func readBatchData(raw []byte, src io.Reader) (*BatchData, error) {
 	d := &BatchData{Raw: raw, Words: []string{""}}
 	words := map[string]uint16{"": 0}
 	intern := func(s string) uint16 {
@@ -110,7 +161,8 @@ func ReadBatchData(raw []byte) (*BatchData, error) {
 		words[s] = i
 		return i
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	hint := 0
+	dec := jsontext.NewDecoder(src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return nil, emptyOr(raw, err)
@@ -131,6 +183,14 @@ func ReadBatchData(raw []byte) (*BatchData, error) {
 			if err != nil {
 				return nil, err
 			}
+			if name == "request_counts" { // how many rows to make room for
+				var rc struct {
+					Total int64 `json:"total"`
+				}
+				if jsonv2.Unmarshal(val, &rc, lenient) == nil && rc.Total > 0 {
+					hint = int(min(rc.Total, int64(len(raw)/16))) // an item is more than 16 bytes
+				}
+			}
 			if len(meta) > 1 {
 				meta = append(meta, ',')
 			}
@@ -147,7 +207,7 @@ func ReadBatchData(raw []byte) (*BatchData, error) {
 			return nil, errors.New("results is neither an array nor null")
 		}
 		dec.ReadToken()
-		d.Rows = []ResultRow{}
+		d.Rows = make([]ResultRow, 0, hint)
 		var sum itemSummary
 		for dec.PeekKind() != ']' {
 			val, err := dec.ReadValue()
@@ -163,7 +223,15 @@ func ReadBatchData(raw []byte) (*BatchData, error) {
 			if err := jsonv2.Unmarshal(val, &sum, lenient); err != nil {
 				return nil, fmt.Errorf("result %d: %w", len(d.Rows), err)
 			}
-			row := ResultRow{Off: start, Len: uint32(len(val)), CustomID: sum.CustomID}
+			row := ResultRow{Off: start, Len: uint32(len(val))}
+			if off, n, ok := placeCustomID(val, sum.CustomID); ok {
+				row.cidOff, row.cidLen = off, n
+			} else if sum.CustomID != "" {
+				if d.escaped == nil {
+					d.escaped = map[int][]byte{}
+				}
+				d.escaped[len(d.Rows)] = []byte(sum.CustomID)
+			}
 			if e := sum.Error; e != nil {
 				row.Failed = true
 				et := e.ErrorType
@@ -215,8 +283,8 @@ func (c *Client) GetBatchData(ctx context.Context, id string) (*BatchData, error
 	var d *BatchData
 	var decodeErr error
 	r := batchRequest(id)
-	_, err := c.callWith(ctx, r, func(raw []byte) error {
-		d, decodeErr = ReadBatchData(raw)
+	_, err := c.callRead(ctx, r, true, func(raw []byte, src io.Reader) error {
+		d, decodeErr = readBatchData(raw, src)
 		return decodeErr
 	})
 	if err != nil {

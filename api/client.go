@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -343,6 +344,15 @@ func (c *Client) call(ctx context.Context, r request, out any) ([]byte, error) {
 // callWith sends the request, reads the answer under the cap and hands it
 // to decode.
 func (c *Client) callWith(ctx context.Context, r request, decode func([]byte) error) ([]byte, error) {
+	return c.callRead(ctx, r, false, func(raw []byte, _ io.Reader) error { return decode(raw) })
+}
+
+// callRead sends the request and hands the answer to decode: the body's
+// buffer and a reader of it. With overlap and a known length, decode runs
+// while the body arrives (the reader gives the bytes as they are read into
+// the buffer), so a large answer is parsed in the time it takes to
+// download; otherwise the body is read in full first.
+func (c *Client) callRead(ctx context.Context, r request, overlap bool, decode func(raw []byte, src io.Reader) error) ([]byte, error) {
 	if _, has := ctx.Deadline(); !has {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
@@ -360,23 +370,124 @@ func (c *Client) callWith(ctx context.Context, r request, decode func([]byte) er
 	if r.limit > 0 && r.limit < limit {
 		limit = r.limit
 	}
-	raw, err := c.readSized(resp, limit, r.limit == 0)
-	if err != nil {
+	readErr := func(err error) error {
 		var tl *TooLargeError
 		switch {
 		case errors.As(err, &tl):
-			return nil, err
+			return err
 		case errors.Is(ctx.Err(), context.Canceled):
-			return nil, ctx.Err()
+			return ctx.Err()
 		case ctx.Err() != nil:
-			return nil, &TransportError{Op: r.opName(), Err: fmt.Errorf("no complete answer within %s", c.timeout)}
+			return &TransportError{Op: r.opName(), Err: fmt.Errorf("no complete answer within %s", c.timeout)}
 		}
-		return nil, &TransportError{Op: r.opName(), Err: err}
+		return &TransportError{Op: r.opName(), Err: err}
 	}
-	if err := decode(raw); err != nil {
+	if n := resp.ContentLength; overlap && n > 0 && n <= limit {
+		f := newFilling(n)
+		done := make(chan struct{})
+		go func() { defer close(done); f.fill(resp.Body) }()
+		derr := decode(f.buf, &fillReader{f: f})
+		if derr != nil {
+			resp.Body.Close() // a decode that failed stops the download
+		}
+		<-done
+		if ferr := f.failed(); ferr != nil {
+			return nil, readErr(ferr)
+		}
+		if derr != nil {
+			return f.buf, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: derr}
+		}
+		return f.buf, nil
+	}
+	raw, err := c.readSized(resp, limit, r.limit == 0)
+	if err != nil {
+		return nil, readErr(err)
+	}
+	if err := decode(raw, bytes.NewReader(raw)); err != nil {
 		return raw, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: err}
 	}
 	return raw, nil
+}
+
+// filling is a buffer of known size that one goroutine fills from the
+// network while another reads it as it fills.
+type filling struct {
+	buf  []byte
+	mu   sync.Mutex
+	more *sync.Cond
+	n    int   // bytes filled so far
+	err  error // why filling stopped early (nil while filling or complete)
+	end  bool
+}
+
+func newFilling(n int64) *filling {
+	f := &filling{buf: make([]byte, n)}
+	f.more = sync.NewCond(&f.mu)
+	return f
+}
+
+// fill reads the body into the buffer, a MiB at a time, publishing each
+// read.
+func (f *filling) fill(r io.Reader) {
+	for {
+		f.mu.Lock()
+		at := f.n
+		f.mu.Unlock()
+		if at == len(f.buf) {
+			break
+		}
+		m, err := r.Read(f.buf[at:min(len(f.buf), at+1<<20)])
+		f.mu.Lock()
+		f.n += m
+		if err != nil && f.n < len(f.buf) {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			f.err = err
+		}
+		stop := f.err != nil
+		f.more.Broadcast()
+		f.mu.Unlock()
+		if stop {
+			break
+		}
+	}
+	f.mu.Lock()
+	f.end = true
+	f.more.Broadcast()
+	f.mu.Unlock()
+}
+
+// failed is why the body could not be read in full (after fill ended).
+func (f *filling) failed() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+// fillReader reads a filling as it fills.
+type fillReader struct {
+	f   *filling
+	pos int
+}
+
+func (r *fillReader) Read(p []byte) (int, error) {
+	f := r.f
+	f.mu.Lock()
+	for f.n == r.pos && !f.end {
+		f.more.Wait()
+	}
+	n, err, end := f.n, f.err, f.end
+	f.mu.Unlock()
+	if r.pos < n { // bytes below n are written and published: read them unlocked
+		c := copy(p, f.buf[r.pos:n])
+		r.pos += c
+		return c, nil
+	}
+	if end && err == nil {
+		return 0, io.EOF
+	}
+	return 0, err
 }
 
 // readSized reads a body under a cap. A Content-Length beyond the cap is

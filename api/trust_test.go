@@ -233,3 +233,54 @@ func TestIDsAreEscapedOnce(t *testing.T) {
 		t.Fatalf("server read %q, want %q", got, ids)
 	}
 }
+
+// A batch is parsed while it downloads: the result equals a parse of the
+// whole body; a body cut short is a transport error, a malformed one a
+// decode error, and neither leaves the download running.
+func TestBatchParsedWhileItDownloads(t *testing.T) {
+	items := make([]string, 3000)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"id":"r%d","custom_id":"c-%d","response":{"status_code":200,"body":{"object":"chat.completion","model":"m/x","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":%d,"total_tokens":%d}}},"error":null}`, i, i, i, i+1)
+	}
+	good := `{"id":"b","object":"batch","status":"completed","request_counts":{"total":3000,"completed":3000,"failed":0},"results":[` + strings.Join(items, ",") + "]}\n"
+	mode := ""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := good
+		switch mode {
+		case "bad":
+			body = good[:len(good)/2] + "!!" + good[len(good)/2+2:]
+		case "cut":
+			w.Header().Set("Content-Length", strconv.Itoa(len(good)))
+			io.WriteString(w, good[:len(good)/2])
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		for i := 0; i < len(body); i += 4096 { // in pieces, as a network does
+			io.WriteString(w, body[i:min(len(body), i+4096)])
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	c, err := api.New(api.Options{BaseURL: srv.URL + "/api/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.GetBatchData(context.Background(), "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := api.ReadBatchData([]byte(good))
+	if len(d.Rows) != 3000 || string(d.Raw) != good || d.CustomID(2999) != "c-2999" || d.Rows[1234] != whole.Rows[1234] {
+		t.Fatalf("rows %d", len(d.Rows))
+	}
+	mode = "bad"
+	var de *api.DecodeError
+	if _, err := c.GetBatchData(context.Background(), "b"); !errors.As(err, &de) {
+		t.Fatalf("malformed: %v", err)
+	}
+	mode = "cut"
+	var te *api.TransportError
+	if _, err := c.GetBatchData(context.Background(), "b"); !errors.As(err, &te) {
+		t.Fatalf("cut short: %v", err)
+	}
+}

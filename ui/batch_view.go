@@ -547,7 +547,7 @@ func (v *batchView) View() string {
 	switch v.mode {
 	case batchDetail:
 		d := v.detail
-		title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(v.data.Rows[d.idx].CustomID))
+		title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(v.data.CustomID(d.idx)))
 		if pos := d.nav.position(); pos != "" {
 			title += s.Muted.Render("  lines " + pos)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,13 +57,29 @@ func TestHomeWithoutAListFallsBackToTheRecord(t *testing.T) {
 	u.quit()
 }
 
+// clock is a gateway clock the test moves: the batch's progress follows
+// it, not the machine's speed.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 func TestRunningBatchPollsToCompletionAndStops(t *testing.T) {
-	srv, c := startGW(t, gateway.Options{BatchDuration: 600 * time.Millisecond})
+	clk := &clock{t: time.Now()}
+	srv, c := startGW(t, gateway.Options{BatchDuration: time.Minute, Now: clk.Now})
 	u := start(t, Options{Client: c, BatchID: srv.SeedID(gateway.SeedRunning), Poll: fastPoll()}, 120, 40)
 	u.until("a non-terminal status", func(m Model) bool {
 		b := batchOf(m)
 		return b != nil && b.meta != nil && !b.meta.Status.Terminal()
 	})
+	clk.Add(2 * time.Minute) // the batch's minute has passed
 	view := u.screen("polling stopped: the batch is completed", "completed with errors", "Results 1-", "of 200")
 	if !strings.Contains(view, "✓ ") || !strings.Contains(view, "✗ ") {
 		t.Fatalf("completed and failed must show separately:\n%s", view)

@@ -96,7 +96,7 @@ func TestPlaygroundNonStreamingShowsNoRate(t *testing.T) {
 }
 
 func TestPlaygroundStopKeepsWhatArrived(t *testing.T) {
-	_, c := startGW(t, gateway.Options{TokensPerSecond: 40})
+	_, c := startGW(t, gateway.Options{TokensPerSecond: 10})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 100, 30)
 	u.typePrompt("slow please")
 	u.until("some tokens", func(m Model) bool { t := lastTurn(m); return t != nil && t.out.Deltas >= 3 })

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,11 +55,69 @@ func newResults(d *api.BatchData) *results {
 			column{title: "FINISH", keep: 2, max: 24},
 		)}
 	r.errList = d.ErrorTypeNames()
-	for i := range d.Rows {
-		r.tbl.measure(r.cells(i)...)
-	}
+	r.measure()
 	r.apply()
 	return r
+}
+
+// measure sizes the columns to every row's content without building the
+// cells (a million rows would be a million strings): widths come from the
+// bytes, and each distinct word is measured once.
+func (r *results) measure() {
+	d := r.data
+	words := make([]int, len(d.Words))
+	for i, w := range d.Words {
+		words[i] = cellWidth(textsafe.Line(w))
+	}
+	var cid, out, model, tok, fin int
+	for i := range d.Rows {
+		row := &d.Rows[i]
+		b := d.CustomIDBytes(i)
+		if w := len(b); w > cid {
+			if plainASCII(b) {
+				cid = w
+			} else {
+				cid = max(cid, cellWidth(textsafe.Line(string(b))))
+			}
+		}
+		switch {
+		case row.ErrType != 0:
+			out = max(out, words[row.ErrType])
+		case row.Status != 0:
+			out = max(out, digits(int64(row.Status)))
+		case row.Failed:
+			out = max(out, len("error"))
+		}
+		model, fin = max(model, words[row.Model]), max(fin, words[row.Finish])
+		if row.Tokens > 0 {
+			n := digits(int64(row.Tokens))
+			tok = max(tok, n+(n-1)/3) // with thousands commas
+		}
+	}
+	r.tbl.measureWidths(cid, out, model, tok, fin)
+}
+
+// digits is the decimal length of n (with its sign).
+func digits(n int64) int {
+	s := 1
+	if n < 0 {
+		s, n = 2, -n
+	}
+	for n >= 10 {
+		n /= 10
+		s++
+	}
+	return s
+}
+
+// plainASCII reports whether b is printable ASCII (one cell a byte).
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // cells are the plain cells of row i.
@@ -77,7 +136,7 @@ func (r *results) cells(i int) []string {
 	if row.Tokens > 0 {
 		tok = format.Int(int(row.Tokens))
 	}
-	return []string{textsafe.Line(row.CustomID), textsafe.Line(outcome), textsafe.Line(r.data.Word(row.Model)), tok, textsafe.Line(r.data.Word(row.Finish))}
+	return []string{textsafe.Line(r.data.CustomID(i)), textsafe.Line(outcome), textsafe.Line(r.data.Word(row.Model)), tok, textsafe.Line(r.data.Word(row.Finish))}
 }
 
 // apply recomputes the view after a filter, search or order change,
@@ -104,7 +163,7 @@ func (r *results) apply() {
 			continue
 		case r.errType != "" && row.ErrType != et:
 			continue
-		case q != "" && !containsFold(row.CustomID, q):
+		case q != "" && !containsFold(r.data.CustomIDBytes(i), q):
 			continue
 		}
 		r.view = append(r.view, int32(i))
@@ -112,7 +171,8 @@ func (r *results) apply() {
 	rows := r.data.Rows
 	switch r.order {
 	case orderCustomID:
-		slices.SortStableFunc(r.view, func(a, b int32) int { return strings.Compare(rows[a].CustomID, rows[b].CustomID) })
+		d := r.data
+		slices.SortStableFunc(r.view, func(a, b int32) int { return bytes.Compare(d.CustomIDBytes(int(a)), d.CustomIDBytes(int(b))) })
 	case orderTokens:
 		slices.SortStableFunc(r.view, func(a, b int32) int { return int(rows[b].Tokens) - int(rows[a].Tokens) })
 	}

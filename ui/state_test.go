@@ -225,8 +225,8 @@ func TestResultsFilterSearchOrder(t *testing.T) {
 	m = drive(m, keyMsg("o"))
 	m = drive(m, keyMsg("o"))
 	r := batchOf(m).res
-	if r.data.Rows[r.view[0]].CustomID != "gamma" {
-		t.Fatalf("by tokens: %s", r.data.Rows[r.view[0]].CustomID)
+	if r.data.CustomID(int(r.view[0])) != "gamma" {
+		t.Fatalf("by tokens: %s", r.data.CustomID(int(r.view[0])))
 	}
 	m = drive(m, keyMsg("t"))
 	if batchOf(m).res.errType != "timeout" || len(batchOf(m).res.view) != 1 {

@@ -188,7 +188,7 @@ func (f *filterLine) line(s Styles, shown, total int) string {
 
 // containsFold reports whether s contains the lowercase q, ignoring ASCII
 // case, without allocating.
-func containsFold(s, q string) bool {
+func containsFold[S string | []byte](s S, q string) bool {
 	if q == "" {
 		return true
 	}

@@ -67,6 +67,20 @@ func (t *table) measure(cells ...string) {
 	}
 }
 
+// measureWidths widens the columns to widths already measured (up to
+// their caps).
+func (t *table) measureWidths(ws ...int) {
+	for i, w := range ws {
+		if i >= len(t.content) {
+			break
+		}
+		if limit := t.cols[i].max; limit > 0 {
+			w = min(w, limit)
+		}
+		t.content[i] = max(t.content[i], w)
+	}
+}
+
 // cellWidth is the width of a plain cell, fast for ASCII.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
