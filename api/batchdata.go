@@ -208,22 +208,78 @@ func readBatchData(raw []byte, src io.Reader) (*BatchData, error) {
 		}
 		dec.ReadToken()
 		d.Rows = make([]ResultRow, 0, hint)
-		var sum itemSummary
-		for dec.PeekKind() != ']' {
+		// Two stages on two cores: this loop finds each result's bytes, a
+		// worker reads the few members a row shows. The worker reads raw
+		// only below what the decoder has consumed (so it is filled).
+		spans := make(chan []itemSpan, 16)
+		done := make(chan error, 1)
+		go func() { done <- d.summarize(spans, intern) }()
+		batch := make([]itemSpan, 0, 512)
+		var scanErr error
+		for n := 0; dec.PeekKind() != ']'; n++ {
 			val, err := dec.ReadValue()
 			if err != nil {
-				return nil, fmt.Errorf("result %d: %w", len(d.Rows), err)
+				scanErr = fmt.Errorf("result %d: %w", n, err)
+				break
+			}
+			if len(val) > 1<<32-1 {
+				scanErr = fmt.Errorf("result %d is larger than 4 GiB", n)
+				break
 			}
 			end := dec.InputOffset()
-			start := end - int64(len(val))
-			if len(val) > 1<<32-1 {
-				return nil, fmt.Errorf("result %d is larger than 4 GiB", len(d.Rows))
+			batch = append(batch, itemSpan{off: end - int64(len(val)), n: uint32(len(val))})
+			if len(batch) == cap(batch) {
+				spans <- batch
+				batch = make([]itemSpan, 0, 512)
 			}
+		}
+		if len(batch) > 0 {
+			spans <- batch
+		}
+		close(spans)
+		if err := <-done; scanErr == nil && err != nil {
+			scanErr = err
+		}
+		if scanErr != nil {
+			return nil, scanErr
+		}
+		dec.ReadToken()
+	}
+	meta = append(meta, '}')
+	var b Batch
+	type plain Batch
+	if err := jsonv2.Unmarshal(meta, (*plain)(&b), lenient); err != nil {
+		return nil, err
+	}
+	b.Results = nil
+	b.Raw = raw
+	d.Batch = &b
+	return d, nil
+}
+
+// itemSpan is where one result is in the body.
+type itemSpan struct {
+	off int64
+	n   uint32
+}
+
+// summarize reads the rows of the results it is sent, in order; after an
+// error it drains what is still sent and returns the error.
+func (d *BatchData) summarize(spans <-chan []itemSpan, intern func(string) uint16) error {
+	var failed error
+	var sum itemSummary
+	for batch := range spans {
+		if failed != nil {
+			continue
+		}
+		for _, sp := range batch {
+			val := d.Raw[sp.off : sp.off+int64(sp.n)]
 			sum = itemSummary{}
 			if err := jsonv2.Unmarshal(val, &sum, lenient); err != nil {
-				return nil, fmt.Errorf("result %d: %w", len(d.Rows), err)
+				failed = fmt.Errorf("result %d: %w", len(d.Rows), err)
+				break
 			}
-			row := ResultRow{Off: start, Len: uint32(len(val))}
+			row := ResultRow{Off: sp.off, Len: sp.n}
 			if off, n, ok := placeCustomID(val, sum.CustomID); ok {
 				row.cidOff, row.cidLen = off, n
 			} else if sum.CustomID != "" {
@@ -253,18 +309,8 @@ func readBatchData(raw []byte, src io.Reader) (*BatchData, error) {
 			}
 			d.Rows = append(d.Rows, row)
 		}
-		dec.ReadToken()
 	}
-	meta = append(meta, '}')
-	var b Batch
-	type plain Batch
-	if err := jsonv2.Unmarshal(meta, (*plain)(&b), lenient); err != nil {
-		return nil, err
-	}
-	b.Results = nil
-	b.Raw = raw
-	d.Batch = &b
-	return d, nil
+	return failed
 }
 
 func emptyOr(raw []byte, err error) error {

@@ -30,6 +30,7 @@ type contestant struct {
 
 // compare sends the same request to every model at once.
 func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequest, models []string, asJSON, noStream bool) error {
+	defer a.streamingGC()()
 	runs := make([]*contestant, len(models))
 	for i, m := range models {
 		f, err := os.CreateTemp("", "gwdash-compare-*")
