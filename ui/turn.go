@@ -219,9 +219,7 @@ func docPieces(d *doc, yield func(piece) bool) bool {
 
 func (t *turn) headLines(s Styles, width int) []string {
 	head := []string{"", s.Title.Render("you") + " " + s.Muted.Render("→ "+textsafe.Line(t.model))}
-	for _, l := range plainLines(textsafe.Clean(t.prompt), width) {
-		head = append(head, l)
-	}
+	head = append(head, plainLines(textsafe.Clean(t.prompt), width)...)
 	return append(head, s.Title.Render("assistant"))
 }
 
