@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gwdash/gwdash/internal/atomicfile"
 )
 
 // Model is one entry of the models catalogue (GET /models). Members may
@@ -176,7 +178,7 @@ func (c *Client) CachedModels(ctx context.Context, path string, refresh bool) (*
 	}
 	if path != "" {
 		if b, err := json.Marshal(cat); err == nil && os.MkdirAll(filepath.Dir(path), 0o700) == nil {
-			writeAtomic(path, b)
+			atomicfile.Write(path, b, 0o600)
 		}
 	}
 	return cat, nil
@@ -197,27 +199,6 @@ func safeFileName(s string) string {
 		}
 		return '_'
 	}, s)
-}
-
-// writeAtomic writes through a temporary file and a rename (mode 0600).
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // Search returns the models whose id or name contains every word of q

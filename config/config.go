@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gwdash/gwdash/internal/atomicfile"
 )
 
 // Profile is one section of the config file.
@@ -127,38 +129,23 @@ func DefaultPath(env Env) (string, error) {
 	return filepath.Join(dir, "gwdash", "config.toml"), nil
 }
 
-// StateDir is where gwdash keeps remembered state (recent ids and models):
-// $XDG_STATE_HOME/gwdash, ~/.local/state/gwdash on Unix, the user cache
-// directory elsewhere.
-func StateDir(env Env) (string, error) {
-	if env == nil {
-		env = os.Getenv
-	}
-	if x := env("XDG_STATE_HOME"); x != "" {
-		return filepath.Join(x, "gwdash"), nil
-	}
-	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
-		d, err := os.UserCacheDir()
-		return filepath.Join(d, "gwdash"), err
-	}
-	home := env("HOME")
-	if home == "" {
-		var err error
-		if home, err = os.UserHomeDir(); err != nil {
-			return "", err
-		}
-	}
-	return filepath.Join(home, ".local", "state", "gwdash"), nil
-}
+// StateDir is where gwdash keeps remembered state (batches, destinations
+// and models per gateway): $XDG_STATE_HOME/gwdash, ~/.local/state/gwdash on
+// Unix, the user cache directory elsewhere.
+func StateDir(env Env) (string, error) { return xdgDir(env, "XDG_STATE_HOME", ".local/state") }
 
 // CacheDir is where gwdash keeps caches (the models catalogue):
 // $XDG_CACHE_HOME/gwdash, ~/.cache/gwdash on Unix, the user cache
 // directory elsewhere.
-func CacheDir(env Env) (string, error) {
+func CacheDir(env Env) (string, error) { return xdgDir(env, "XDG_CACHE_HOME", ".cache") }
+
+// xdgDir is gwdash's folder under an XDG base directory: the variable's
+// value, else home/fallback on Unix, else the user cache directory.
+func xdgDir(env Env, variable, fallback string) (string, error) {
 	if env == nil {
 		env = os.Getenv
 	}
-	if x := env("XDG_CACHE_HOME"); x != "" {
+	if x := env(variable); x != "" {
 		return filepath.Join(x, "gwdash"), nil
 	}
 	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
@@ -172,7 +159,7 @@ func CacheDir(env Env) (string, error) {
 			return "", err
 		}
 	}
-	return filepath.Join(home, ".cache", "gwdash"), nil
+	return filepath.Join(home, filepath.FromSlash(fallback), "gwdash"), nil
 }
 
 // ReadFile parses a config file; a missing file is an empty File.
@@ -225,23 +212,7 @@ func Save(path string, f *File) error {
 	if err := toml.NewEncoder(&buf).Encode(f); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, buf.Bytes(), 0o600)
 }
 
 // Load resolves the settings: flags, then environment, then the file's

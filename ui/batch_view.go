@@ -17,6 +17,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/atomicfile"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
@@ -484,7 +485,7 @@ func (v *batchView) exportTo(path string) tea.Cmd {
 			buf = append(buf, d.ItemBytes(int(i))...)
 			buf = append(buf, '\n')
 		}
-		if err := writeFileAtomic(abs, buf, 0o644); err != nil {
+		if err := atomicfile.Write(abs, buf, 0o644); err != nil {
 			return exportedMsg{err: err}
 		}
 		return exportedMsg{path: abs, n: len(idx)}
@@ -678,10 +679,4 @@ func unknownKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return say(textsafe.Line(k) + " does nothing here: ? lists the keys")
-}
-
-// writeFileAtomic writes through a temporary file and a rename, so that a
-// failure never leaves half a file.
-func writeFileAtomic(path string, data []byte, mode uint32) error {
-	return writeAtomic(path, data, mode)
 }

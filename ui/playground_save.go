@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/atomicfile"
 )
 
 type savedMsg struct {
@@ -103,7 +104,7 @@ func (p *playground) saveTo(path string) tea.Cmd {
 	return func() tea.Msg {
 		abs, err := filepath.Abs(path)
 		if err == nil {
-			err = writeAtomic(abs, data, 0o600)
+			err = atomicfile.Write(abs, data, 0o600)
 		}
 		return savedMsg{what: what, path: abs, turns: len(out.Turns), err: err}
 	}

@@ -134,25 +134,3 @@ func completePath(seq int, value string) tea.Cmd {
 		return pathCompletedMsg{seq: seq, value: prefix + common, candidates: names}
 	}
 }
-
-// writeAtomic writes through a temporary file and a rename, so that a
-// failure never leaves half a file.
-func writeAtomic(path string, data []byte, mode uint32) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(os.FileMode(mode)); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}

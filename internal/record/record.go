@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/atomicfile"
 )
 
 // Limits of what is kept per gateway.
@@ -131,7 +132,7 @@ func (s *Store) update(base string, change func(g *gateway)) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.path, b)
+	return atomicfile.Write(s.path, b, 0o600)
 }
 
 func (s *Store) view(base string) *gateway {
@@ -263,27 +264,6 @@ func (s *Store) UseModel(base, model string) error {
 		}
 		g.Models = out
 	})
-}
-
-// writeAtomic writes through a temporary file and a rename, mode 0600.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // Merge joins a server's list of batches with the record: every batch of
