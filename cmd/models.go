@@ -60,18 +60,7 @@ func printModels(w io.Writer, list []api.Model) {
 	t.row("ID", "CONTEXT", "INPUT $/M", "OUTPUT $/M", "MODALITIES", "")
 	for i := range list {
 		m := &list[i]
-		note := ""
-		switch {
-		case m.Router():
-			note = "router"
-		case m.Free():
-			note = "free"
-		}
-		ctx := "—"
-		if n := m.Context(); n > 0 {
-			ctx = format.Int(int(n))
-		}
-		t.row(oneLine(m.ID), ctx, present.Price(m.PriceOf("prompt")), present.Price(m.PriceOf("completion")), oneLine(m.Modalities()), note)
+		t.row(oneLine(m.ID), present.ModelContext(m), present.Price(m.PriceOf("prompt")), present.Price(m.PriceOf("completion")), oneLine(m.Modalities()), present.ModelNote(m))
 	}
 	t.flush()
 	fmt.Fprintln(w, format.Plural(len(list), "model", "models"))

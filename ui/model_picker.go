@@ -90,17 +90,7 @@ func (p *modelPicker) apply() {
 
 func (p *modelPicker) cells(i int) []string {
 	m := &p.cat.Data[i]
-	ctx := "—"
-	if n := m.Context(); n > 0 {
-		ctx = format.Int(int(n))
-	}
-	note := ""
-	switch {
-	case m.Router():
-		note = "router"
-	case m.Free():
-		note = "free"
-	}
+	ctx, note := present.ModelContext(m), present.ModelNote(m)
 	params := strings.Join(m.SupportedParameters, ", ")
 	if m.SupportedParameters == nil {
 		params = "(not listed)"

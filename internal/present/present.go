@@ -320,3 +320,23 @@ func GenerationLine(g *api.Generation) string {
 	parts = append(parts, g.ID)
 	return strings.Join(parts, " · ")
 }
+
+// ModelContext is a model's context length, or "—" when not listed.
+func ModelContext(m *api.Model) string {
+	if n := m.Context(); n > 0 {
+		return format.Int(int(n))
+	}
+	return "—"
+}
+
+// ModelNote marks a router model (priced by what it routes to) or a free
+// one, else "".
+func ModelNote(m *api.Model) string {
+	switch {
+	case m.Router():
+		return "router"
+	case m.Free():
+		return "free"
+	}
+	return ""
+}
