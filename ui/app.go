@@ -221,7 +221,25 @@ func (m *Model) armTick() tea.Cmd {
 		return nil
 	}
 	m.ticking = true
-	return m.c.tick(time.Second, func(time.Time) tea.Msg { return ageTickMsg{} })
+	v := m.views[m.active]
+	step := ageStep(m.c.now().Sub(v.Updated()))
+	if c, ok := v.(interface{ Countdown() bool }); ok && c.Countdown() {
+		step = time.Second // a countdown on screen ticks by the second
+	}
+	return m.c.tick(step, func(time.Time) tea.Msg { return ageTickMsg{} })
+}
+
+// ageStep is how long until an age written by format.Age next changes:
+// seconds tick every second, minutes every minute, hours every hour, so an
+// idle dashboard wakes only when the status bar would change.
+func ageStep(age time.Duration) time.Duration {
+	switch {
+	case age < time.Minute:
+		return time.Second
+	case age < time.Hour:
+		return time.Minute - age%time.Minute
+	}
+	return time.Hour - age%time.Hour
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {

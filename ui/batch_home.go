@@ -845,6 +845,12 @@ func (v *batchesView) Updated() time.Time {
 	return v.updated
 }
 
+// Countdown reports whether a poll countdown is on screen (an open batch
+// still polled).
+func (v *batchesView) Countdown() bool {
+	return v.open != nil && !v.open.done && !v.open.stopped && v.submit == nil
+}
+
 func (v *batchesView) Stop() {
 	v.gen++
 	if v.open != nil {

@@ -557,3 +557,20 @@ func TestControlCharactersInAValueAreNotAnEdit(t *testing.T) {
 		t.Fatalf("nothing to send: %q", m.notice)
 	}
 }
+
+// The status bar's age wakes the program only when its text would change.
+func TestAgeTicksOnlyWhenTheTextChanges(t *testing.T) {
+	for _, c := range []struct{ age, want time.Duration }{
+		{0, time.Second},
+		{59 * time.Second, time.Second},
+		{time.Minute, time.Minute},
+		{90 * time.Second, 30 * time.Second},
+		{59*time.Minute + 59*time.Second, time.Second},
+		{time.Hour, time.Hour},
+		{3*time.Hour + 45*time.Minute, 15 * time.Minute},
+	} {
+		if got := ageStep(c.age); got != c.want {
+			t.Errorf("ageStep(%v) = %v, want %v", c.age, got, c.want)
+		}
+	}
+}
