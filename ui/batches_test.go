@@ -351,3 +351,27 @@ func TestDeleteFromTheHome(t *testing.T) {
 		t.Fatalf("DELETEs: %d", n)
 	}
 }
+
+// The home polls the in-flight rows it shows, and never a settled one.
+func TestHomePollsVisibleInFlightRowsOnly(t *testing.T) {
+	clk := &clock{t: time.Now()}
+	srv, c := startGW(t, gateway.Options{BatchDuration: time.Minute, Now: clk.Now})
+	running := srv.SeedID(gateway.SeedRunning)
+	u := start(t, Options{Client: c, Poll: fastPoll()}, 160, 48)
+	u.until("running row in flight", func(m Model) bool {
+		r := homeOf(m).byID[running]
+		return r != nil && !r.b.Status.Terminal()
+	})
+	u.until("the row polled", func(m Model) bool { return len(srv.RequestsTo("GET", "/api/v1/batches/"+running)) > 0 })
+	clk.Add(2 * time.Minute)
+	u.until("the row settled without opening it", func(m Model) bool {
+		r := homeOf(m).byID[running]
+		return r != nil && r.b.Status == api.BatchCompleted && batchOf(m) == nil
+	})
+	u.quit()
+	for _, seed := range []string{gateway.SeedChat, gateway.SeedFailed, gateway.SeedCancelled, gateway.SeedExpired} {
+		if n := len(srv.RequestsTo("GET", "/api/v1/batches/"+srv.SeedID(seed))); n != 0 {
+			t.Fatalf("the settled %s batch was polled %d times", seed, n)
+		}
+	}
+}
