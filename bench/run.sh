@@ -83,6 +83,7 @@ dash_until() {
   T new-session -d -s d -x 160 -y 48 "env GWDASH_BASE_URL=$base GWDASH_API_KEY=$key XDG_STATE_HOME=$out/state /usr/bin/time -f '%e %M' -o $out/dash_time.txt $bin ${args[*]}"
   until T capture-pane -p -t d | grep -qF -- "$want"; do sleep 0.02; done
   t1=$(date +%s%N)
+  sleep "${LINGER:-0}"
   T send-keys -t d q
   for _ in $(seq 1 200); do [ -s "$out/dash_time.txt" ] && break; sleep 0.05; done
   echo "$(( (t1 - t0) / 1000000 )) $(awk '{print $2}' "$out/dash_time.txt")"
@@ -94,6 +95,27 @@ big_ms=$(echo "$big" | awk '{print $1}' | median); big_kb=$(echo "$big" | awk '{
 tin=$(dash_until --batch "$tiny" "Results 1-")
 tiny_ms=$(echo "$tin" | awk '{print $1}'); tiny_kb=$(echo "$tin" | awk '{print $2}')
 echo "100k: first table ${big_ms} ms, peak ${big_kb} KiB; 1M tiny: ${tiny_ms} ms, peak ${tiny_kb} KiB"
+
+echo "-- caps before reading: a server announcing Content-Length 1,000,000,000 (bench/liar)"
+lport=$(( port + 1 ))
+go build -o "$out/liar" ./bench/liar
+"$out/liar" "127.0.0.1:$lport" > "$out/liar.txt" 2>&1 &
+liar=$!
+trap 'kill $srv $liar 2>/dev/null || true; T kill-server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do grep -q listening "$out/liar.txt" 2>/dev/null && break; sleep 0.05; done
+lbase="http://127.0.0.1:$lport/api/v1"
+set +e
+/usr/bin/time -f '%e %M' -o "$out/liar_time.txt" "$bin" batch get batch-liar --json --base-url "$lbase" > /dev/null 2> "$out/liar_err.txt"
+liar_code=$?
+set -e
+read -r liar_s liar_kb < <(tail -1 "$out/liar_time.txt")
+liar_said=$(grep -c "larger than the 512 MiB limit" "$out/liar_err.txt" || true)
+# the dashboard: the refusal on screen, then 5 s more to see whether it asks again
+ld=$(LINGER=5 dash_until --batch batch-liar --base-url "$lbase" "larger than")
+liar_dash_kb=$(echo "$ld" | awk '{print $2}')
+kill -INT $liar; wait $liar 2>/dev/null || true
+liar_reqs=$(sed -n 's/^requests //p' "$out/liar.txt")
+echo "batch get: exit $liar_code in ${liar_s}s, peak ${liar_kb} KiB, refusal named: $liar_said; dashboard peak ${liar_dash_kb} KiB; requests answered in all: $liar_reqs"
 
 echo "-- the playground on a 50 MiB answer (800 deltas of 64 KiB)"
 T kill-server 2>/dev/null || true; sleep 0.2
@@ -162,6 +184,8 @@ echo "| key handled while 64 KiB deltas stream, p99 | ${p99} ms | one frame 33.3
 echo "| dashboard, 100k results: first table | ${big_ms} ms | — | — | ≤ 1,500 ms |"
 echo "| dashboard, 100k results: peak memory | $((big_kb/1024)) MiB | body $((size/1048576)) MiB | $(awk -v k=$big_kb -v s=$size 'BEGIN{printf "%.2f", k*1024/s}')x | ≤ 2x |"
 echo "| dashboard, 1M tiny results: first table | ${tiny_ms} ms, $((tiny_kb/1024)) MiB | body $((tiny_size/1048576)) MiB | $(awk -v k=$tiny_kb -v s=$tiny_size 'BEGIN{printf "%.2f", k*1024/s}')x | opens |"
+echo "| 1 GB \`Content-Length\` (512 MiB cap): \`batch get\` | exit ${liar_code} in ${liar_s}s, peak $((liar_kb/1024)) MiB, refusal names size and cap: $([ "$liar_said" -gt 0 ] && echo yes || echo no) | — | — | refused before reading |"
+echo "| 1 GB \`Content-Length\`: dashboard on it for 5 s | peak $((liar_dash_kb/1024)) MiB; requests (CLI, then dashboard): ${liar_reqs} | — | — | not fetched again |"
 echo "| batch read for the table (BatchData) | $bdata MB/s | json.Unmarshal raw $bfloor MB/s | $(r $bdata $bfloor)x | — |"
 echo "| results frame, 100k vs 100 rows | $t100k ns | $t100 ns | $(r $t100k $t100)x | ≤ 1.5x |"
 echo "| \`batch get --json\`, $size B | ${gw_s}s | \`curl \| jq -c .\` ${jq_s}s | $(r $gw_s $jq_s)x | ≤ 0.5x |"
