@@ -317,9 +317,8 @@ func (g *Gateway) patchDestination(w http.ResponseWriter, r *http.Request) {
 	s := g.dests
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.byID[id]
-	if d == nil || !d.stable || d.deleted {
-		writeError(w, http.StatusNotFound, "Destination not found")
+	d := s.visible(w, id)
+	if d == nil {
 		return
 	}
 	if d.broken {
@@ -603,14 +602,24 @@ func (g *Gateway) createDestination(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"data": next.wire()})
 }
 
+// visible is the destination id as a client may see it (created, not
+// deleted), or nil after answering 404. s.mu is held.
+func (s *destStore) visible(w http.ResponseWriter, id string) *destination {
+	d := s.byID[id]
+	if d == nil || !d.stable || d.deleted {
+		writeError(w, http.StatusNotFound, "Destination not found")
+		return nil
+	}
+	return d
+}
+
 // getDestination answers GET /observability/destinations/{id}.
 func (g *Gateway) getDestination(w http.ResponseWriter, r *http.Request) {
 	s := g.dests
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.byID[r.PathValue("id")]
-	if d == nil || !d.stable || d.deleted {
-		writeError(w, http.StatusNotFound, "Destination not found")
+	d := s.visible(w, r.PathValue("id"))
+	if d == nil {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": d.wire()})
@@ -622,9 +631,8 @@ func (g *Gateway) deleteDestination(w http.ResponseWriter, r *http.Request) {
 	s := g.dests
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.byID[r.PathValue("id")]
-	if d == nil || !d.stable || d.deleted {
-		writeError(w, http.StatusNotFound, "Destination not found")
+	d := s.visible(w, r.PathValue("id"))
+	if d == nil {
 		return
 	}
 	d.deleted = true
