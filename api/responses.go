@@ -216,30 +216,25 @@ func (r *Response) OutputTextAll() string {
 	if r.OutputText != nil {
 		return *r.OutputText
 	}
-	var b strings.Builder
-	for _, it := range r.Output {
-		if it.Type != "message" {
-			continue
-		}
-		for _, c := range it.Content {
-			if c.Type == "output_text" {
-				b.WriteString(c.Text)
-			}
-		}
-	}
-	return b.String()
+	return r.joinParts("output_text", func(c *OutputContent) string { return c.Text })
 }
 
 // RefusalText joins the refusal parts of every message item.
 func (r *Response) RefusalText() string {
+	return r.joinParts("refusal", func(c *OutputContent) string { return c.Refusal })
+}
+
+// joinParts joins, in order, one member of the message content parts of
+// one type.
+func (r *Response) joinParts(typ string, member func(*OutputContent) string) string {
 	var b strings.Builder
 	for _, it := range r.Output {
 		if it.Type != "message" {
 			continue
 		}
-		for _, c := range it.Content {
-			if c.Type == "refusal" {
-				b.WriteString(c.Refusal)
+		for i := range it.Content {
+			if c := &it.Content[i]; c.Type == typ {
+				b.WriteString(member(c))
 			}
 		}
 	}
