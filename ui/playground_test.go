@@ -27,14 +27,29 @@ func (u *ui) typePrompt(text string) {
 }
 
 func TestPlaygroundStreamsToCompletion(t *testing.T) {
-	srv, c := startGW(t, gateway.Options{TokensPerSecond: 1000, ThinkTime: 30 * time.Millisecond})
+	// 120 tokens at 200 a second: the deltas span ~0.6 s of server time.
+	srv, c := startGW(t, gateway.Options{TokensPerSecond: 200, ThinkTime: 30 * time.Millisecond})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 120, 40)
 	u.typePrompt("Explain routing")
-	view := u.until("completed", ended(api.EndCompleted))
-	for _, want := range []string{"✓ completed", "usage in", "cost $", "ttft", "tok/s"} {
+	var out api.Outcome
+	view := u.until("completed", func(m Model) bool {
+		if !ended(api.EndCompleted)(m) {
+			return false
+		}
+		out = lastTurn(m).out
+		return true
+	})
+	for _, want := range []string{"✓ completed", "usage in", "cost $", "ttft"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("final screen lacks %q:\n%s", want, view)
 		}
+	}
+	// A rate is stated exactly when one was measured: a client starved
+	// of CPU (a loaded machine under -race) can read every delta in one
+	// burst, and then no rate is the true screen.
+	rate, measured := out.TokensPerSecond()
+	if strings.Contains(view, "tok/s") != measured {
+		t.Fatalf("rate %v measured %v, but the screen says otherwise:\n%s", rate, measured, view)
 	}
 	// The generation's record is fetched once it exists (GenerationDelay).
 	u.screen("generation provider")
