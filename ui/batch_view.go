@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
-	"github.com/gwdash/gwdash/internal/atomicfile"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
@@ -371,148 +369,6 @@ func (v *batchView) noResultsWhy() string {
 		return "results come when the batch reaches a terminal status"
 	}
 	return "the batch has no results"
-}
-
-func (v *batchView) onMouse(msg tea.MouseMsg) tea.Cmd {
-	switch {
-	case v.mode == batchDetail:
-		v.detail.nav.wheel(msg)
-	case v.res != nil:
-		v.res.nav.wheel(msg)
-	}
-	return nil
-}
-
-func (v *batchView) openDetail(i int) {
-	v.mode = batchDetail
-	v.detail = detailPane{idx: i}
-	v.renderDetail()
-}
-
-func (v *batchView) renderDetail() {
-	if v.data == nil || v.detail.idx >= len(v.data.Rows) {
-		return
-	}
-	it, err := v.data.Item(v.detail.idx)
-	var text string
-	if err != nil {
-		text = v.c.styles.Error.Render("this result did not decode: " + textsafe.Line(err.Error()))
-	} else {
-		text = renderResult(v.c.styles, it, max(20, v.w-1), v.detail.opts)
-	}
-	v.detail.lines = strings.Split(text, "\n")
-	v.detail.nav.setCount(len(v.detail.lines))
-}
-
-func (v *batchView) onDetailKey(msg tea.KeyMsg) tea.Cmd {
-	k := v.dk
-	d := &v.detail
-	switch {
-	case key.Matches(msg, k.Back):
-		v.mode = batchMain
-	case d.nav.key(msg, k.ListKeys):
-	case key.Matches(msg, k.Raw):
-		d.opts.raw = !d.opts.raw
-		v.renderDetail()
-	case key.Matches(msg, k.Reasoning):
-		if !v.detailHas("reasoning") {
-			return say("this result has no reasoning to show")
-		}
-		d.opts.reasoning = !d.opts.reasoning
-		v.renderDetail()
-	case key.Matches(msg, k.Logprobs):
-		if !v.detailHas("logprobs") {
-			return say("this result has no logprobs to show")
-		}
-		d.opts.logprobs = !d.opts.logprobs
-		v.renderDetail()
-	case key.Matches(msg, k.Copy):
-		return v.copySelected()
-	default:
-		return unknownKey(msg)
-	}
-	return nil
-}
-
-// detailHas reports whether the open result carries reasoning or
-// logprobs (so that R and L can say why they do nothing).
-func (v *batchView) detailHas(what string) bool {
-	it, err := v.data.Item(v.detail.idx)
-	if err != nil || it.Response == nil {
-		return false
-	}
-	body, err := api.DecodeBody(it.Response.Body)
-	if err != nil || body.Chat == nil {
-		return false
-	}
-	for _, ch := range body.Chat.Choices {
-		switch what {
-		case "reasoning":
-			if ch.Message.Reasoning != nil && *ch.Message.Reasoning != "" {
-				return true
-			}
-		case "logprobs":
-			if ch.Logprobs != nil && len(ch.Logprobs.Content) > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// startExport asks where to write the shown results.
-func (v *batchView) startExport() tea.Cmd {
-	if v.res == nil {
-		return say(v.noResultsWhy())
-	}
-	name := "gwdash-" + safeName(v.id) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
-	v.export = newPathInput("export to › ", filepath.Join(v.c.opts.ExportDir, name))
-	v.mode = batchExporting
-	return v.export.focus()
-}
-
-// exportTo writes the shown results as JSON Lines, as sent.
-func (v *batchView) exportTo(path string) tea.Cmd {
-	d := v.data
-	idx := append([]int32(nil), v.res.view...)
-	return func() tea.Msg {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return exportedMsg{err: err}
-		}
-		var buf []byte
-		for _, i := range idx {
-			buf = append(buf, d.ItemBytes(int(i))...)
-			buf = append(buf, '\n')
-		}
-		if err := atomicfile.Write(abs, buf, 0o644); err != nil {
-			return exportedMsg{err: err}
-		}
-		return exportedMsg{path: abs, n: len(idx)}
-	}
-}
-
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, s)
-}
-
-func (v *batchView) copySelected() tea.Cmd {
-	i := -1
-	if v.res != nil {
-		i = v.res.selected()
-	}
-	if v.mode == batchDetail {
-		i = v.detail.idx
-	}
-	if i < 0 {
-		return say("no result is selected: nothing to copy")
-	}
-	return copyCmd(v.c, string(v.data.ItemBytes(i)), "the result's JSON")
 }
 
 // ---- VIEW ----

@@ -13,9 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
-	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -421,139 +419,6 @@ func (v *destView) onSaved(msg destSavedMsg) tea.Cmd {
 		return say("deleted '" + msg.before.DisplayName() + "'; the list is refreshed")
 	}
 	return nil
-}
-
-// ---- VIEW ----
-
-func (v *destView) SetSize(w, h int) {
-	v.w, v.h = w, h
-	v.layout()
-	if v.editor != nil {
-		v.editor.setSize(w, h)
-	}
-	if v.types != nil {
-		v.types.nav.setHeight(max(1, h-3))
-	}
-}
-
-func (v *destView) layout() {
-	v.tbl.layout(v.w)
-	extra := 0
-	if v.pager != nil && (v.pager.Changed != nil || v.stopped != nil) {
-		extra = 1
-	}
-	v.nav.setHeight(max(1, v.h-3-extra))
-}
-
-func (v *destView) cells(d *api.Destination) []string {
-	en := "off"
-	if d.Enabled {
-		en = "on"
-	}
-	if v.inflight[d.ID] {
-		en += "…"
-	}
-	privacy := "off"
-	if d.PrivacyMode {
-		privacy = "on"
-	}
-	keys := "all keys"
-	if d.APIKeyHashes != nil {
-		keys = format.Plural(len(d.APIKeyHashes), "key", "keys")
-	}
-	upd := textsafe.Line(d.UpdatedAt)
-	if t, err := time.Parse(time.RFC3339, d.UpdatedAt); err == nil {
-		upd = format.Age(t, v.c.now())
-	}
-	return []string{textsafe.Line(d.DisplayName()), textsafe.Line(d.Type), en, format.Percent(d.SamplingRate),
-		textsafe.Line(strings.Join(d.Regions, ",")), privacy, keys, upd}
-}
-
-func (v *destView) View() string {
-	s := v.c.styles
-	if v.needsKey() || api.StatusOf(v.err) == 401 || api.StatusOf(v.err) == 403 {
-		return v.keyScreen()
-	}
-	if v.editor != nil {
-		return v.editor.view(s, v.w, v.h)
-	}
-	if v.types != nil {
-		return v.types.view(s, v.w, v.h)
-	}
-	var lines []string
-	ws := "default workspace"
-	if v.work != "" {
-		ws = "workspace " + textsafe.Line(v.work)
-	}
-	head := s.Title.Render("Destinations") + s.Muted.Render("  "+ws+" · "+format.Int(len(v.rows))+" of "+format.Int(v.total)+" loaded")
-	if pos := v.nav.position(); pos != "" {
-		head += s.Muted.Render(" · " + pos)
-	}
-	if v.c.opts.ReadOnly {
-		head += "  " + s.Warning.Render("read-only")
-	}
-	lines = append(lines, ansi.Truncate(head, max(1, v.w), "…"))
-	if v.pager != nil && v.pager.Changed != nil {
-		lines = append(lines, s.Warning.Render(ansi.Truncate("the list changed while loading ("+v.pager.Changed.Error()+"); press r to reload", max(1, v.w), "…")))
-	} else if v.stopped != nil {
-		lines = append(lines, s.Warning.Render(ansi.Truncate("paging "+v.stopped.Error()+"; press r to reload", max(1, v.w), "…")))
-	}
-	switch {
-	case v.editWS:
-		lines = append(lines, v.ws.View())
-	case v.confirm != nil:
-		lines = append(lines, v.confirm.view(s))
-	case v.filter.active():
-		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
-	default:
-		lines = append(lines, "")
-	}
-	if v.err != nil && len(v.rows) == 0 {
-		lines = append(lines, s.Error.Render(wrap(describeErr(v.err), max(20, v.w))), s.Muted.Render("r tries again"))
-		return strings.Join(lines, "\n")
-	}
-	if !v.loaded {
-		lines = append(lines, s.Muted.Render("loading…"))
-		return strings.Join(lines, "\n")
-	}
-	lines = append(lines, v.tbl.header(s))
-	if len(v.view) == 0 {
-		msg := "no destinations: n creates one"
-		if len(v.rows) > 0 {
-			msg = "no destination matches: esc clears the filter"
-		}
-		lines = append(lines, s.Muted.Render("  "+msg))
-	}
-	a, b := v.nav.visible()
-	for k := a; k < b; k++ {
-		d := &v.rows[v.view[k]]
-		line := v.tbl.row(v.cells(d), k == v.nav.cursor)
-		switch {
-		case k == v.nav.cursor:
-			line = s.Selected.Render(line)
-		case !d.Enabled:
-			line = s.Muted.Render(line)
-		}
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (v *destView) keyScreen() string {
-	s := v.c.styles
-	msg := []string{
-		s.Title.Render("Destinations need a management key"),
-		"",
-		"Observability destinations are managed with a management key, not an API key;",
-		"the API key is never sent to them. Set one of:",
-		"  GWDASH_MANAGEMENT_KEY=…            (environment)",
-		"  --management-key …                 (flag)",
-		"  management_key_cmd = \"pass show …\" (config file, per profile)",
-	}
-	if v.err != nil {
-		msg = append(msg, "", s.Muted.Render("the gateway said: "+describeErr(v.err)))
-	}
-	return wrap(strings.Join(msg, "\n"), max(20, v.w))
 }
 
 // ---- HELP ----

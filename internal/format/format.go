@@ -138,15 +138,3 @@ func LocalTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:0
 func Percent(r float64) string {
 	return strconv.FormatFloat(r*100, 'f', -1, 64) + "%"
 }
-
-// SplitList splits a comma-separated list, trimming spaces and dropping
-// empty items; nil when nothing is left.
-func SplitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}

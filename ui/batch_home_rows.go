@@ -1,0 +1,190 @@
+package ui
+
+// The home's rows: filtered and ordered as the user asked, and the
+// in-flight ones on screen polled (each with its own PollSchedule, so the
+// backoff and Retry-After rules of one batch hold for every row); settled
+// rows are never polled.
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/record"
+)
+
+// apply recomputes the shown rows.
+func (v *batchesView) apply() {
+	var sel *homeRow
+	if i := v.selectedIndex(); i >= 0 {
+		sel = v.rows[i]
+	}
+	v.view = v.view[:0]
+	q := v.filter.query()
+	for i, r := range v.rows {
+		st := r.b.Status
+		switch v.status {
+		case homeInFlight:
+			if st.Terminal() {
+				continue
+			}
+		case homeSettled:
+			if !st.Terminal() {
+				continue
+			}
+		case homeFailed:
+			if st != api.BatchFailed && st != api.BatchExpired && r.b.RequestCounts.Failed == 0 {
+				continue
+			}
+		}
+		if q != "" && !containsFold(r.b.ID, q) && !containsFold(r.b.Model, q) && !containsFold(string(r.b.Status), q) {
+			continue
+		}
+		v.view = append(v.view, i)
+	}
+	rows := v.rows
+	sort.SliceStable(v.view, func(a, b int) bool {
+		x, y := &rows[v.view[a]].b, &rows[v.view[b]].b
+		switch v.order {
+		case homeByStatus:
+			if sx, sy := statusRank(x.Status), statusRank(y.Status); sx != sy {
+				return sx < sy
+			}
+		case homeByCost:
+			cx, cy := costOf(x), costOf(y)
+			if cx != cy {
+				return cx > cy
+			}
+		}
+		tx, ty := x.CreatedTime(), y.CreatedTime()
+		if !tx.Equal(ty) {
+			return tx.After(ty)
+		}
+		return x.ID > y.ID
+	})
+	v.tbl.resetContent()
+	for _, i := range v.view {
+		v.tbl.measure(v.cells(v.rows[i])...)
+	}
+	v.nav.setCount(len(v.view))
+	if sel != nil {
+		for k, i := range v.view {
+			if v.rows[i] == sel {
+				v.nav.cursor = k
+			}
+		}
+	}
+	v.nav.clamp()
+}
+
+func statusRank(s api.BatchStatus) int {
+	switch s {
+	case api.BatchInProgress:
+		return 0
+	case api.BatchValidating:
+		return 1
+	case api.BatchFinalizing:
+		return 2
+	case api.BatchCancelling:
+		return 3
+	case api.BatchFailed:
+		return 4
+	case api.BatchExpired:
+		return 5
+	case api.BatchCompleted:
+		return 6
+	case api.BatchCancelled:
+		return 7
+	}
+	return -1 // unknown first: worth a look
+}
+
+func costOf(b *api.Batch) float64 {
+	if b.Usage != nil && b.Usage.Cost != nil {
+		return *b.Usage.Cost
+	}
+	return -1
+}
+
+// pollVisible arms polling of the in-flight rows on screen; settled rows
+// and rows off screen are never polled.
+func (v *batchesView) pollVisible() tea.Cmd {
+	if v.open != nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		r := v.rows[v.view[k]]
+		if r.polling || r.b.Status.Terminal() {
+			continue
+		}
+		if r.sched == nil {
+			r.sched = api.NewPollSchedule(v.c.opts.Poll, v.c.now())
+		}
+		r.polling = true
+		cmds = append(cmds, v.fetchRow(r.b.ID))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (v *batchesView) onScreen(id string) bool {
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		if v.rows[v.view[k]].b.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *batchesView) pollRow(id string) tea.Cmd {
+	r := v.byID[id]
+	if r == nil || r.b.Status.Terminal() || v.open != nil || !v.onScreen(id) {
+		if r != nil {
+			r.polling = false // off screen: polled again when it comes back
+		}
+		return nil
+	}
+	return v.fetchRow(id)
+}
+
+func (v *batchesView) fetchRow(id string) tea.Cmd {
+	client, ctx, gen, now := v.c.client, v.c.ctx, v.gen, v.c.now
+	return func() tea.Msg {
+		d, err := client.GetBatchData(ctx, id)
+		return rowFetchedMsg{gen: gen, id: id, data: d, err: err, at: now()}
+	}
+}
+
+func (v *batchesView) onRowFetched(msg rowFetchedMsg) tea.Cmd {
+	r := v.byID[msg.id]
+	if r == nil {
+		return nil
+	}
+	var b *api.Batch
+	if msg.data != nil {
+		b = msg.data.Batch
+	}
+	d := r.sched.Observe(b, msg.err, msg.at)
+	r.err = msg.err
+	if msg.err == nil {
+		r.b = *b
+		r.fromRecord = false
+		v.c.record.Remember(v.c.base, record.FromAPI(b, msg.at))
+		if msg.data.Rows != nil {
+			v.held[msg.id] = msg.data
+		}
+		v.updated = msg.at
+		v.apply()
+	}
+	if d.Done || errors.Is(msg.err, context.Canceled) {
+		r.polling = false
+		return nil
+	}
+	id, gen := msg.id, v.gen
+	return v.c.tick(d.Delay, func(time.Time) tea.Msg { return rowPollMsg{gen: gen, id: id} })
+}

@@ -1,0 +1,147 @@
+package ui
+
+// The batches home's drawing: the summary line, the filter line and the
+// table of rows, sized to the terminal.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// ---- VIEW ----
+
+func (v *batchesView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.layout()
+	if v.open != nil {
+		v.open.SetSize(w, h)
+	}
+	if v.submit != nil {
+		v.submit.setSize(w, h)
+	}
+}
+
+func (v *batchesView) layout() {
+	v.tbl.layout(v.w)
+	v.nav.setHeight(max(1, v.h-3-btoi(v.notOffered)))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cells are a row's plain cells.
+func (v *batchesView) cells(r *homeRow) []string {
+	b := &r.b
+	rc := b.RequestCounts
+	status := string(b.Status)
+	if !b.Status.Known() {
+		status = "unknown: " + textsafe.Line(status)
+	}
+	id := textsafe.Line(b.ID)
+	if r.fromRecord {
+		id += " (remembered)"
+	}
+	cost := "—"
+	if b.Usage != nil {
+		cost = format.CostPtr(b.Usage.Cost)
+	}
+	return []string{status, id, textsafe.Line(b.Model), "────────────", format.Int(rc.Completed) + "/" + format.Int(rc.Failed) + "/" + format.Int(rc.Total),
+		format.Age(b.CreatedTime(), v.c.now()), cost}
+}
+
+func (v *batchesView) View() string {
+	if v.open != nil {
+		return v.open.View()
+	}
+	if v.submit != nil {
+		return v.submit.view(v.c.styles)
+	}
+	s := v.c.styles
+	var lines []string
+	lines = append(lines, v.summary())
+	if v.notOffered {
+		lines = append(lines, s.Warning.Render("this server does not list batches: these are the batches opened or submitted from this machine"))
+	}
+	switch {
+	case v.confirm != nil:
+		lines = append(lines, v.confirm.view(s))
+	case v.filter.active():
+		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
+	default:
+		bar := "order " + homeOrderNames[v.order] + " · showing " + homeFilterNames[v.status]
+		if pos := v.nav.position(); pos != "" {
+			bar += " · " + pos
+		}
+		lines = append(lines, s.Muted.Render(bar))
+	}
+	if v.err != nil && len(v.rows) == 0 {
+		lines = append(lines, s.Error.Render(wrap(describeErr(v.err), max(20, v.w))), s.Muted.Render("r tries again"))
+		return strings.Join(lines, "\n")
+	}
+	if !v.loaded {
+		lines = append(lines, s.Muted.Render("loading your batches…"))
+		return strings.Join(lines, "\n")
+	}
+	lines = append(lines, v.tbl.header(s))
+	if len(v.view) == 0 {
+		msg := "no batches yet: s submits a JSON Lines file, / and an id opens one"
+		if len(v.rows) > 0 {
+			msg = "no batch matches: esc clears the filters"
+		}
+		lines = append(lines, s.Muted.Render("  "+msg))
+	}
+	a, b := v.nav.visible()
+	for k := a; k < b; k++ {
+		r := v.rows[v.view[k]]
+		sel := k == v.nav.cursor
+		cells := v.cells(r)
+		if !sel {
+			// colour inside the cells: the status badge and the bar
+			cells[0] = s.fg(s.statusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[0])
+		}
+		if v.tbl.shown(3) {
+			cells[3] = progressBar(s, r.b.RequestCounts, v.tbl.widths[3])
+		}
+		line := v.tbl.row(cells, sel)
+		switch {
+		case sel:
+			line = s.Selected.Render(line)
+		case r.fromRecord:
+			line = s.Muted.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// summary is "in flight 3 · completed 12 · failed 2 · total cost shown $4.21".
+func (v *batchesView) summary() string {
+	s := v.c.styles
+	var inFlight, completed, failed int
+	var cost float64
+	for _, i := range v.view {
+		b := &v.rows[i].b
+		switch {
+		case !b.Status.Terminal():
+			inFlight++
+		case b.Status == api.BatchCompleted:
+			completed++
+		default:
+			failed++
+		}
+		if c := costOf(b); c > 0 {
+			cost += c
+		}
+	}
+	line := fmt.Sprintf("in flight %s · completed %s · failed or ended %s · total cost shown %s",
+		format.Int(inFlight), format.Int(completed), format.Int(failed), format.Cost(cost))
+	return s.Title.Render("Batches") + "  " + s.Subtle.Render(line)
+}
