@@ -82,21 +82,14 @@ func (v *batchesView) View() string {
 		}
 		lines = append(lines, s.Muted.Render(bar))
 	}
-	if v.err != nil && len(v.rows) == 0 {
-		lines = append(lines, s.Error.Render(wrap(describeErr(v.err), max(20, v.w))), s.Muted.Render("r tries again"))
+	top, rows := listState{err: v.err, loaded: v.loaded, total: len(v.rows), shown: len(v.view), width: v.w,
+		loading: "loading your batches…",
+		empty:   "no batches yet: s submits a JSON Lines file, / and an id opens one",
+		noMatch: "no batch matches: esc clears the filters",
+		header:  v.tbl.header(s)}.top(s)
+	lines = append(lines, top...)
+	if !rows {
 		return strings.Join(lines, "\n")
-	}
-	if !v.loaded {
-		lines = append(lines, s.Muted.Render("loading your batches…"))
-		return strings.Join(lines, "\n")
-	}
-	lines = append(lines, v.tbl.header(s))
-	if len(v.view) == 0 {
-		msg := "no batches yet: s submits a JSON Lines file, / and an id opens one"
-		if len(v.rows) > 0 {
-			msg = "no batch matches: esc clears the filters"
-		}
-		lines = append(lines, s.Muted.Render("  "+msg))
 	}
 	a, b := v.nav.visible()
 	for k := a; k < b; k++ {

@@ -99,21 +99,14 @@ func (v *destView) View() string {
 	default:
 		lines = append(lines, "")
 	}
-	if v.err != nil && len(v.rows) == 0 {
-		lines = append(lines, s.Error.Render(wrap(describeErr(v.err), max(20, v.w))), s.Muted.Render("r tries again"))
+	top, rows := listState{err: v.err, loaded: v.loaded, total: len(v.rows), shown: len(v.view), width: v.w,
+		loading: "loading…",
+		empty:   "no destinations: n creates one",
+		noMatch: "no destination matches: esc clears the filter",
+		header:  v.tbl.header(s)}.top(s)
+	lines = append(lines, top...)
+	if !rows {
 		return strings.Join(lines, "\n")
-	}
-	if !v.loaded {
-		lines = append(lines, s.Muted.Render("loading…"))
-		return strings.Join(lines, "\n")
-	}
-	lines = append(lines, v.tbl.header(s))
-	if len(v.view) == 0 {
-		msg := "no destinations: n creates one"
-		if len(v.rows) > 0 {
-			msg = "no destination matches: esc clears the filter"
-		}
-		lines = append(lines, s.Muted.Render("  "+msg))
 	}
 	a, b := v.nav.visible()
 	for k := a; k < b; k++ {

@@ -213,3 +213,36 @@ func containsFold[S string | []byte](s S, q string) bool {
 }
 
 func asErr(err error, target any) bool { return errors.As(err, target) }
+
+// listState is what a list has, to say before its rows.
+type listState struct {
+	err          error // the last load failed
+	loaded       bool  // a first page arrived
+	total, shown int   // rows held, rows after the filters
+	loading      string
+	empty        string // nothing at all, and what to do
+	noMatch      string // nothing after the filters, and what to do
+	width        int
+	header       string // the table's header line
+}
+
+// top is what a list draws above its rows: the error when there is
+// nothing to show (and how to retry), "loading", or the header and, when
+// no row is shown, why. rows says whether rows follow.
+func (st listState) top(s Styles) (lines []string, rows bool) {
+	switch {
+	case st.err != nil && st.total == 0:
+		return []string{s.Error.Render(wrap(describeErr(st.err), max(20, st.width))), s.Muted.Render("r tries again")}, false
+	case !st.loaded:
+		return []string{s.Muted.Render(st.loading)}, false
+	}
+	lines = []string{st.header}
+	if st.shown == 0 {
+		msg := st.empty
+		if st.total > 0 {
+			msg = st.noMatch
+		}
+		lines = append(lines, s.Muted.Render("  "+msg))
+	}
+	return lines, true
+}
