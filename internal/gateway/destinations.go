@@ -613,31 +613,32 @@ func (s *destStore) visible(w http.ResponseWriter, id string) *destination {
 	return d
 }
 
-// getDestination answers GET /observability/destinations/{id}.
-func (g *Gateway) getDestination(w http.ResponseWriter, r *http.Request) {
+// withVisible runs do on the destination named in the path, under the
+// store's lock, or answers 404.
+func (g *Gateway) withVisible(w http.ResponseWriter, r *http.Request, do func(*destination)) {
 	s := g.dests
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.visible(w, r.PathValue("id"))
-	if d == nil {
-		return
+	if d := s.visible(w, r.PathValue("id")); d != nil {
+		do(d)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": d.wire()})
+}
+
+// getDestination answers GET /observability/destinations/{id}.
+func (g *Gateway) getDestination(w http.ResponseWriter, r *http.Request) {
+	g.withVisible(w, r, func(d *destination) {
+		writeJSON(w, http.StatusOK, map[string]any{"data": d.wire()})
+	})
 }
 
 // deleteDestination answers DELETE /observability/destinations/{id}: a
 // soft delete, after which it answers 404 and leaves the list.
 func (g *Gateway) deleteDestination(w http.ResponseWriter, r *http.Request) {
-	s := g.dests
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.visible(w, r.PathValue("id"))
-	if d == nil {
-		return
-	}
-	d.deleted = true
-	d.Updated = g.now()
-	writeJSON(w, http.StatusOK, map[string]any{"deleted": true})
+	g.withVisible(w, r, func(d *destination) {
+		d.deleted = true
+		d.Updated = g.now()
+		writeJSON(w, http.StatusOK, map[string]any{"deleted": true})
+	})
 }
 
 // EditDestination changes a destination as another user would (tests of
