@@ -302,17 +302,12 @@ func printBatchList(w io.Writer, list []api.Batch, fromRecord map[string]bool, n
 	t := newTable(w)
 	t.row("ID", "STATUS", "MODEL", "ENDPOINT", "OK/FAIL/ALL", "CREATED", "COST")
 	for _, b := range list {
-		rc := b.RequestCounts
-		cost := "—"
-		if b.Usage != nil {
-			cost = format.CostPtr(b.Usage.Cost)
-		}
 		id := oneLine(b.ID)
 		if fromRecord[b.ID] {
 			id += " (remembered)"
 		}
 		t.row(id, oneLine(present.Status(b.Status)), oneLine(b.Model), oneLine(b.Endpoint),
-			format.Int(rc.Completed)+"/"+format.Int(rc.Failed)+"/"+format.Int(rc.Total), format.Age(b.CreatedTime(), now), cost)
+			present.ShortCounts(b.RequestCounts), format.Age(b.CreatedTime(), now), present.BatchCost(&b))
 	}
 	t.flush()
 	fmt.Fprintln(w, format.Plural(len(list), "batch", "batches"))

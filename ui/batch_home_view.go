@@ -9,6 +9,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -40,21 +41,13 @@ func btoi(b bool) int {
 // cells are a row's plain cells.
 func (v *batchesView) cells(r *homeRow) []string {
 	b := &r.b
-	rc := b.RequestCounts
-	status := string(b.Status)
-	if !b.Status.Known() {
-		status = "unknown: " + textsafe.Line(status)
-	}
+	status := textsafe.Line(present.Status(b.Status)) // as `batch list` says it
 	id := textsafe.Line(b.ID)
 	if r.fromRecord {
 		id += " (remembered)"
 	}
-	cost := "—"
-	if b.Usage != nil {
-		cost = format.CostPtr(b.Usage.Cost)
-	}
-	return []string{status, id, textsafe.Line(b.Model), "────────────", format.Int(rc.Completed) + "/" + format.Int(rc.Failed) + "/" + format.Int(rc.Total),
-		format.Age(b.CreatedTime(), v.c.now()), cost}
+	return []string{status, id, textsafe.Line(b.Model), "────────────", present.ShortCounts(b.RequestCounts),
+		format.Age(b.CreatedTime(), v.c.now()), present.BatchCost(b)}
 }
 
 func (v *batchesView) View() string {

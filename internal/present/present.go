@@ -77,6 +77,19 @@ func Counts(rc api.RequestCounts) string {
 		format.Int(rc.Completed), format.Int(rc.Failed), format.Int(rc.Pending()), format.Int(rc.Total))
 }
 
+// ShortCounts is a list row's "184/16/200" (completed/failed/total).
+func ShortCounts(rc api.RequestCounts) string {
+	return format.Int(rc.Completed) + "/" + format.Int(rc.Failed) + "/" + format.Int(rc.Total)
+}
+
+// BatchCost is a list row's cost: "—" before the batch has usage.
+func BatchCost(b *api.Batch) string {
+	if b.Usage == nil {
+		return "—"
+	}
+	return format.CostPtr(b.Usage.Cost)
+}
+
 // Status renders a batch status; an unknown one says so.
 func Status(s api.BatchStatus) string {
 	if s.Known() {
