@@ -95,7 +95,8 @@ func New(opts Options) Model {
 		r.SetHasDarkBackground(opts.DarkBackground)
 	}
 	c := &common{opts: opts, client: opts.Client, styles: NewStyles(DefaultTheme(), r), keys: DefaultGlobalKeys(),
-		width: 80, height: 24, ctx: ctx, cancel: cancel, record: opts.Record}
+		width: 80, height: 24, ctx: ctx, cancel: cancel, record: opts.Record,
+		submitted: map[string]time.Time{}}
 	if c.client != nil {
 		c.base = strings.TrimRight(c.client.BaseURL(), "/")
 	}

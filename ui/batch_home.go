@@ -27,6 +27,9 @@ type homePageMsg struct {
 	page       *api.BatchPage
 	err        error
 	notOffered bool
+	// recorded is this machine's record of the gateway's batches, read
+	// in the command with the page.
+	recorded []record.Batch
 }
 
 // rowPollMsg fires when an in-flight row's next poll is due.
@@ -154,9 +157,14 @@ func (v *batchesView) reload() tea.Cmd {
 func (v *batchesView) loadPage() tea.Cmd {
 	v.loading = true
 	client, ctx, gen, after := v.c.client, v.c.ctx, v.gen, v.after
+	st, base := v.c.record, v.c.base
 	return func() tea.Msg {
 		p, err := client.ListBatches(ctx, api.BatchListOptions{Limit: 50, After: after})
-		return homePageMsg{gen: gen, page: p, err: err, notOffered: api.IsNotOffered(err)}
+		m := homePageMsg{gen: gen, page: p, err: err, notOffered: api.IsNotOffered(err)}
+		if err != nil || !p.HasMore || len(p.Data) == 0 {
+			m.recorded = st.Batches(base)
+		}
+		return m
 	}
 }
 
@@ -233,7 +241,7 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 			return fail("batches: " + describeErr(msg.err))
 		}
 		v.notOffered = true
-		v.mergeRecord()
+		v.mergeRecord(msg.recorded)
 		return v.pollVisible()
 	}
 	v.notOffered, v.err = false, nil
@@ -250,7 +258,6 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 		}
 		seen = append(seen, record.FromAPI(&b, now))
 	}
-	v.c.record.Remember(v.c.base, seen...)
 	v.hasMore = msg.page.HasMore && len(msg.page.Data) > 0
 	if msg.page.LastID != nil {
 		v.after = *msg.page.LastID
@@ -258,16 +265,17 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 		v.after = msg.page.Data[n-1].ID
 	}
 	if !v.hasMore {
-		v.mergeRecord()
+		v.mergeRecord(msg.recorded)
 	}
 	v.apply()
-	return tea.Batch(v.maybeMore(), v.pollVisible())
+	saved := v.c.remember(func(st *record.Store, base string) { st.Remember(base, seen...) })
+	return tea.Batch(saved, v.maybeMore(), v.pollVisible())
 }
 
 // mergeRecord adds the batches remembered here that the server did not
 // list (all of them, on a server that does not list batches).
-func (v *batchesView) mergeRecord() {
-	for _, rb := range v.c.record.Batches(v.c.base) {
+func (v *batchesView) mergeRecord(recorded []record.Batch) {
+	for _, rb := range recorded {
 		if _, ok := v.byID[rb.ID]; ok {
 			continue
 		}
@@ -465,7 +473,6 @@ func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
 	if msg.err != nil {
 		return fail("not deleted: " + describeErr(msg.err))
 	}
-	v.c.record.Forget(v.c.base, msg.id)
 	delete(v.byID, msg.id)
 	delete(v.held, msg.id)
 	for i, r := range v.rows {
@@ -475,7 +482,9 @@ func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
 		}
 	}
 	v.apply()
-	return say("deleted batch " + textsafe.Line(msg.id))
+	id := msg.id
+	return tea.Batch(v.c.remember(func(st *record.Store, base string) { st.Forget(base, id) }),
+		say("deleted batch "+textsafe.Line(msg.id)))
 }
 
 // ---- HELP ----

@@ -171,10 +171,12 @@ func (v *batchesView) onRowFetched(msg rowFetchedMsg) tea.Cmd {
 	}
 	d := r.sched.Observe(b, msg.err, msg.at)
 	r.err = msg.err
+	var saved tea.Cmd
 	if msg.err == nil {
 		r.b = *b
 		r.fromRecord = false
-		v.c.record.Remember(v.c.base, record.FromAPI(b, msg.at))
+		rb := record.FromAPI(b, msg.at)
+		saved = v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) })
 		if msg.data.Rows != nil {
 			v.held[msg.id] = msg.data
 		}
@@ -183,8 +185,8 @@ func (v *batchesView) onRowFetched(msg rowFetchedMsg) tea.Cmd {
 	}
 	if d.Done || errors.Is(msg.err, context.Canceled) {
 		r.polling = false
-		return nil
+		return saved
 	}
 	id, gen := msg.id, v.gen
-	return v.c.tick(d.Delay, func(time.Time) tea.Msg { return rowPollMsg{gen: gen, id: id} })
+	return tea.Batch(saved, v.c.tick(d.Delay, func(time.Time) tea.Msg { return rowPollMsg{gen: gen, id: id} }))
 }

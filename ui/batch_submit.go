@@ -220,14 +220,18 @@ func (v *batchesView) onSubmit(msg tea.Msg) tea.Cmd {
 		now := v.c.now()
 		rb := record.FromAPI(msg.batch, now)
 		rb.SubmittedAt = &now
-		v.c.record.Remember(v.c.base, rb)
-		v.c.record.UseModel(v.c.base, msg.batch.Model)
+		model := msg.batch.Model
+		saved := v.c.remember(func(st *record.Store, base string) {
+			st.Remember(base, rb)
+			st.UseModel(base, model)
+		})
+		v.c.submitted[msg.batch.ID] = now
 		v.submit = nil
 		r := &homeRow{b: *msg.batch}
 		v.rows = append(v.rows, r)
 		v.byID[msg.batch.ID] = r
 		v.apply()
-		return tea.Batch(say("submitted "+textsafe.Line(msg.batch.ID)+": watching it"), v.openBatch(msg.batch.ID, msg.batch))
+		return tea.Batch(saved, say("submitted "+textsafe.Line(msg.batch.ID)+": watching it"), v.openBatch(msg.batch.ID, msg.batch))
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ func (v *batchView) start() tea.Cmd {
 	// A 404 is retried briefly only for a batch submitted from here a
 	// moment ago: a mistyped id is not found at once.
 	opts.NotFoundGrace = 0
-	if v.c.record.SubmittedWithin(v.c.base, v.id, 5*time.Minute, v.c.now()) {
+	if v.c.submittedWithin(v.id, 5*time.Minute) {
 		opts.NotFoundGrace = 30 * time.Second
 		if v.c.opts.Poll.NotFoundGrace > 0 {
 			opts.NotFoundGrace = v.c.opts.Poll.NotFoundGrace
@@ -216,7 +216,8 @@ func (v *batchView) onFetched(msg batchFetchedMsg) tea.Cmd {
 			v.sawRunning = true
 		}
 		v.pollErr, v.payment = nil, nil
-		v.c.record.Remember(v.c.base, record.FromAPI(msg.data.Batch, msg.at))
+		rb := record.FromAPI(msg.data.Batch, msg.at)
+		cmds = append(cmds, v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) }))
 	case errors.As(msg.err, &ae) && ae.Status == http.StatusPaymentRequired:
 		v.updated = msg.at
 		v.payment = ae

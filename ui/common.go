@@ -129,6 +129,33 @@ type common struct {
 	cancel context.CancelFunc
 	record *record.Store
 	base   string // the gateway, as the record names it
+	// submitted holds the batches submitted in this session, and when:
+	// the record learns them off the UI loop, the 404 grace at once.
+	submitted map[string]time.Time
+}
+
+// submittedWithin reports whether batch id was submitted from this
+// machine within d: in this session (known at once), or before it (the
+// record, read once when a batch opens).
+func (c *common) submittedWithin(id string, d time.Duration) bool {
+	now := c.now()
+	if at, ok := c.submitted[id]; ok {
+		return now.Sub(at) <= d
+	}
+	return c.record.SubmittedWithin(c.base, id, d, now)
+}
+
+// remember changes this machine's record (a file read, locked and
+// rewritten) in a command, off the UI loop: Update does no I/O.
+func (c *common) remember(change func(st *record.Store, base string)) tea.Cmd {
+	st, base := c.record, c.base
+	if st == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		change(st, base)
+		return nil
+	}
 }
 
 func (c *common) log() *slog.Logger {

@@ -119,7 +119,7 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 		t.out.Streamed = stream
 		pn.turn, pn.scroll = t, 0
 		p.live[i] = &liveStream{turn: t}
-		p.remember(pn.model)
+		cmds = append(cmds, p.remember(pn.model))
 		if stream {
 			cmds = append(cmds, openStreamCmd(p.c.client, ctx, reqs[i], p.gen, i))
 		} else {

@@ -414,13 +414,13 @@ func (e *destEditor) onSaved(v *destView, msg destSavedMsg) tea.Cmd {
 		return fail("not saved (your edits are kept): " + describeErr(msg.err))
 	}
 	v.applySaved(msg.dest)
-	v.c.record.SeeDestinations(v.c.base, *msg.dest)
+	saved := v.seen(*msg.dest)
 	v.apply()
 	v.editor = nil
 	if msg.op == "create" {
-		return say("created '" + msg.dest.DisplayName() + "' (" + textsafe.Line(msg.dest.Type) + "); the list is refreshed")
+		return tea.Batch(saved, say("created '"+msg.dest.DisplayName()+"' ("+textsafe.Line(msg.dest.Type)+"); the list is refreshed"))
 	}
-	return say("saved '" + msg.dest.DisplayName() + "'")
+	return tea.Batch(saved, say("saved '"+msg.dest.DisplayName()+"'"))
 }
 
 // ---- VIEW ----

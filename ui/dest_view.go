@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -171,9 +172,8 @@ func (v *destView) onPage(msg destPageMsg) tea.Cmd {
 	fresh, more, stop := v.pager.Page(msg.page)
 	v.rows = append(v.rows, fresh...)
 	v.total, v.more, v.stopped = msg.page.TotalCount, more, stop
-	v.c.record.SeeDestinations(v.c.base, fresh...)
 	v.apply()
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{v.seen(fresh...)}
 	if v.pager.Changed != nil && !more {
 		cmds = append(cmds, fail("the list changed while loading; press r to reload"))
 	}
@@ -399,13 +399,12 @@ func (v *destView) onSaved(msg destSavedMsg) tea.Cmd {
 	switch msg.op {
 	case "toggle":
 		v.applySaved(msg.dest)
-		v.c.record.SeeDestinations(v.c.base, *msg.dest)
 		v.apply()
 		state := "enabled"
 		if !msg.dest.Enabled {
 			state = "disabled"
 		}
-		return say(msg.dest.DisplayName() + " is now " + state)
+		return tea.Batch(v.seen(*msg.dest), say(msg.dest.DisplayName()+" is now "+state))
 	case "delete":
 		for i := range v.rows {
 			if v.rows[i].ID == msg.id {
@@ -414,11 +413,18 @@ func (v *destView) onSaved(msg destSavedMsg) tea.Cmd {
 				break
 			}
 		}
-		v.c.record.ForgetDestination(v.c.base, msg.id)
 		v.apply()
-		return say("deleted '" + msg.before.DisplayName() + "'; the list is refreshed")
+		id := msg.id
+		forget := v.c.remember(func(st *record.Store, base string) { st.ForgetDestination(base, id) })
+		return tea.Batch(forget, say("deleted '"+msg.before.DisplayName()+"'; the list is refreshed"))
 	}
 	return nil
+}
+
+// seen records destinations as this machine last saw them (what a later
+// `dest update` compares against), off the UI loop.
+func (v *destView) seen(ds ...api.Destination) tea.Cmd {
+	return v.c.remember(func(st *record.Store, base string) { st.SeeDestinations(base, ds...) })
 }
 
 // ---- HELP ----

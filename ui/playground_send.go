@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -78,11 +79,11 @@ func (p *playground) send() tea.Cmd {
 	p.live[0] = &liveStream{turn: t}
 	p.prompt.Reset()
 	p.setMode(playNav)
-	p.remember(req.Model)
+	saved := p.remember(req.Model)
 	if !stream {
-		return tea.Batch(rateTick(p.c, p.gen), answerCmd(p.c.client, ctx, req, p.gen, 0, now))
+		return tea.Batch(saved, rateTick(p.c, p.gen), answerCmd(p.c.client, ctx, req, p.gen, 0, now))
 	}
-	return tea.Batch(rateTick(p.c, p.gen), openStreamCmd(p.c.client, ctx, req, p.gen, 0))
+	return tea.Batch(saved, rateTick(p.c, p.gen), openStreamCmd(p.c.client, ctx, req, p.gen, 0))
 }
 
 func maxOut(req api.ResponseRequest) int {
@@ -92,11 +93,13 @@ func maxOut(req api.ResponseRequest) int {
 	return 0
 }
 
-func (p *playground) remember(model string) {
-	p.c.record.UseModel(p.c.base, model)
+// remember puts the model first among the recent ones, here and (off the
+// UI loop) in this machine's record.
+func (p *playground) remember(model string) tea.Cmd {
 	if !slices.Contains(p.recent, model) {
 		p.recent = append([]string{model}, p.recent...)
 	}
+	return p.c.remember(func(st *record.Store, base string) { st.UseModel(base, model) })
 }
 
 func (p *playground) newChat() {
