@@ -1,8 +1,11 @@
 // Package gateway is gwdash's embedded Model Inference Gateway: an
 // http.Handler that answers GET /batches/{id}, POST /batches, POST
 // /responses, GET /observability/destinations and PATCH
-// /observability/destinations/{id} as the contract says, with realistic
-// seeded data, so that the product can be tried and tested on loopback.
+// /observability/destinations/{id} as the contract says, and the routes
+// beyond it (batch list and delete, destination create/get/delete, models,
+// key, credits, generation) as the real service and its official SDK
+// expect (testdata/sdk-required.txt), with realistic seeded data, so that
+// the product can be tried and tested on loopback.
 //
 // It deliberately does not import package api: it is a second, independent
 // reading of the contract, so that a mistake in one shows up against the
@@ -70,6 +73,9 @@ type Options struct {
 	// KeyLimit is the API key's spending limit in dollars (0: no limit);
 	// KeyUsage what it has used when the gateway starts.
 	KeyLimit, KeyUsage float64
+	// Credits is what the organisation bought, in dollars (GET /credits;
+	// default 25).
+	Credits float64
 	// GenerationDelay is how long a generation's record answers 404 after
 	// its answer ends (1.5s).
 	GenerationDelay time.Duration
@@ -108,6 +114,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PurgeAfter <= 0 {
 		o.PurgeAfter = 2 * time.Second
+	}
+	if o.Credits <= 0 {
+		o.Credits = 25
 	}
 	if o.GenerationDelay <= 0 {
 		o.GenerationDelay = 1500 * time.Millisecond
@@ -156,6 +165,7 @@ func New(opts Options) *Gateway {
 	mux.HandleFunc("POST /api/v1/responses", g.auth(inference, g.createResponse))
 	mux.HandleFunc("GET /api/v1/models", g.open(g.listModels))
 	mux.HandleFunc("GET /api/v1/key", g.auth(anyKey, g.getKey))
+	mux.HandleFunc("GET /api/v1/credits", g.auth(management, g.getCredits))
 	mux.HandleFunc("GET /api/v1/generation", g.auth(inference, g.getGeneration))
 	mux.HandleFunc("GET /api/v1/observability/destinations", g.auth(management, g.listDestinations))
 	mux.HandleFunc("POST /api/v1/observability/destinations", g.auth(management, g.createDestination))
@@ -255,7 +265,11 @@ func (g *Gateway) auth(need keyNeed, h func(http.ResponseWriter, *http.Request))
 			writeError(w, http.StatusUnauthorized, "Invalid API key")
 			return
 		case need == management && kind != "management":
-			writeError(w, http.StatusForbidden, "Only management keys can manage observability destinations")
+			what := "manage observability destinations"
+			if strings.HasSuffix(r.URL.Path, "/credits") {
+				what = "read the credits"
+			}
+			writeError(w, http.StatusForbidden, "Only management keys can "+what)
 			return
 		case need == inference && kind == "management":
 			writeError(w, http.StatusForbidden, "Management keys cannot call inference endpoints; use an API key")

@@ -69,6 +69,8 @@ type respRequest struct {
 	prompt          string
 	reasoningOn     bool
 	routing         bool
+	// userAgent and referer are the request's headers, for its record.
+	userAgent, referer string
 }
 
 func badRequest(w http.ResponseWriter, msg string) { writeError(w, http.StatusBadRequest, msg) }
@@ -81,7 +83,7 @@ func parseRespRequest(w http.ResponseWriter, r *http.Request) (*respRequest, boo
 		badRequest(w, "Invalid JSON body")
 		return nil, false
 	}
-	q := &respRequest{raw: raw}
+	q := &respRequest{raw: raw, userAgent: r.Header.Get("User-Agent"), referer: r.Header.Get("HTTP-Referer")}
 	get := func(k string, v any) error {
 		if b, ok := raw[k]; ok && string(b) != "null" {
 			if err := json.Unmarshal(b, v); err != nil {
@@ -423,9 +425,17 @@ func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) charge(q *respRequest, p plan, start time.Time, out int, finish string, streamed, cancelled bool) {
 	now := g.now()
 	cost, _, _ := costOf(q.Model, p.inTokens, out)
-	g.account.charge(&generation{ID: p.id, Model: q.Model, Provider: providerOf(q.Model), FinishReason: finish, Created: start, Ended: now,
+	gen := &generation{ID: p.id, Model: q.Model, Provider: providerOf(q.Model), FinishReason: finish, Created: start, Ended: now,
 		Cost: cost, UpstreamCost: cost * 0.95, LatencyMS: max(1, g.opts.ThinkTime.Milliseconds()), GenerationMS: max(1, now.Sub(start).Milliseconds()),
-		Streamed: streamed, Cancelled: cancelled, TokensIn: p.inTokens, TokensOut: out, Reasoning: len(p.reasoning)})
+		Streamed: streamed, Cancelled: cancelled, TokensIn: p.inTokens, TokensOut: out, Reasoning: len(p.reasoning),
+		UserAgent: q.userAgent, Referer: q.referer}
+	if q.User != nil {
+		gen.User = *q.User
+	}
+	if q.ServiceTier != nil {
+		gen.ServiceTier = *q.ServiceTier
+	}
+	g.account.charge(gen)
 }
 
 // pace waits as long as generating n tokens takes; false if the client left.
