@@ -22,6 +22,64 @@ type KeyInfo struct {
 	IsFreeTier      bool     `json:"is_free_tier"`
 	IsManagementKey bool     `json:"is_management_key"`
 	ExpiresAt       *string  `json:"expires_at"`
+
+	// BYOK (bring your own key) spend: what the key's requests cost on
+	// the user's own provider keys, and whether the limit counts it.
+	BYOKUsage          *float64 `json:"byok_usage"`
+	BYOKUsageDaily     *float64 `json:"byok_usage_daily"`
+	BYOKUsageWeekly    *float64 `json:"byok_usage_weekly"`
+	BYOKUsageMonthly   *float64 `json:"byok_usage_monthly"`
+	IncludeBYOKInLimit bool     `json:"include_byok_in_limit"`
+	// RateLimit is the key's request rate; its Note is the service's own
+	// words about it.
+	RateLimit *KeyRateLimit `json:"rate_limit"`
+	// FreeModelDailyRequests counts today's requests to :free models.
+	FreeModelDailyRequests *FreeRequests `json:"free_model_daily_requests"`
+	AllowedDataRegions     []string      `json:"allowed_data_regions"`
+	IsProvisioningKey      bool          `json:"is_provisioning_key"`
+	WorkspaceID            *string       `json:"workspace_id"`
+	OrganizationID         *string       `json:"organization_id"`
+	CreatorUserID          *string       `json:"creator_user_id"`
+}
+
+// KeyRateLimit is a key's request rate: Requests per Interval ("10s").
+type KeyRateLimit struct {
+	Requests *float64 `json:"requests"`
+	Interval string   `json:"interval"`
+	Note     string   `json:"note"`
+}
+
+// FreeRequests is a key's daily allowance of requests to free models.
+type FreeRequests struct {
+	Limit     *float64 `json:"limit"`
+	Remaining *float64 `json:"remaining"`
+	Used      *float64 `json:"used"`
+}
+
+// Credits is GET /credits: what the organisation bought and used, in
+// dollars.
+type Credits struct {
+	TotalCredits float64 `json:"total_credits"`
+	TotalUsage   float64 `json:"total_usage"`
+}
+
+// Balance is what is left: bought minus used.
+func (c *Credits) Balance() float64 { return c.TotalCredits - c.TotalUsage }
+
+// Credits fetches the organisation's credits (management key only). A
+// server without the route gives a *NotOfferedError.
+func (c *Client) Credits(ctx context.Context) (*Credits, []byte, error) {
+	var out struct {
+		Data *Credits `json:"data"`
+	}
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/credits", key: managementKey, limit: maxPageBytes, resource: "credits"}, &out)
+	if err != nil {
+		return nil, raw, optional("GET /credits", err)
+	}
+	if out.Data == nil {
+		return nil, raw, &DecodeError{Op: "GET /credits", Status: 200, Err: errors.New("no data member")}
+	}
+	return out.Data, raw, nil
 }
 
 // Key fetches the key's limits and usage (with the API key, or the
@@ -71,6 +129,30 @@ type Generation struct {
 	IsBYOK                 *bool    `json:"is_byok"`
 	Router                 *string  `json:"router"`
 	APIType                *string  `json:"api_type"`
+
+	// DataRegion is where the request was processed (global, europe, us).
+	DataRegion *string `json:"data_region"`
+	// ProviderResponses are the providers tried, in order, with their
+	// status: a fallback shows as a failed attempt before the one that
+	// served.
+	ProviderResponses []ProviderResponse `json:"provider_responses"`
+	ServiceTier       *string            `json:"service_tier"`
+	Usage             *float64           `json:"usage"`
+	NumSearchResults  *int64             `json:"num_search_results"`
+	Origin            *string            `json:"origin"`
+	ExternalUser      *string            `json:"external_user"`
+	UpstreamID        *string            `json:"upstream_id"`
+	WorkspaceID       *string            `json:"workspace_id"`
+}
+
+// ProviderResponse is one provider tried for a generation.
+type ProviderResponse struct {
+	Status         *float64 `json:"status"`
+	ProviderName   *string  `json:"provider_name"`
+	Latency        *float64 `json:"latency"`
+	IsBYOK         *bool    `json:"is_byok"`
+	EndpointID     *string  `json:"endpoint_id"`
+	ModelPermaslug *string  `json:"model_permaslug"`
 }
 
 // GetGeneration fetches a generation's record. Right after an answer the
@@ -128,6 +210,18 @@ func asAPIError(err error) *APIError {
 	return ae
 }
 
+// probeBytes is the most a probe of the models route reads.
+const probeBytes = 64 << 10
+
+// probeModels asks whether the server has a models route, reading at most
+// one model (limit=1) and at most probeBytes: the catalogue itself is not
+// fetched to word an error. Only the status matters.
+func (c *Client) probeModels(ctx context.Context) error {
+	_, err := c.callWith(ctx, request{method: http.MethodGet, path: "/models", query: url.Values{"limit": {"1"}}, noAuth: true,
+		limit: probeBytes, op: "GET /models", resource: "models"}, func([]byte) error { return nil })
+	return optional("GET /models", err)
+}
+
 // Explain404 looks closer at a 404: when the server also answers 404 on
 // /models and /key, the base URL is likely wrong, and the error's hint
 // says so instead of blaming the id. Other errors are returned as they
@@ -137,7 +231,7 @@ func (c *Client) Explain404(ctx context.Context, err error) error {
 	if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
 		return err
 	}
-	_, merr := c.Models(ctx)
+	merr := c.probeModels(ctx)
 	_, _, kerr := c.Key(ctx)
 	if IsNotOffered(merr) && IsNotOffered(kerr) {
 		// A copy: the error given may be on a screen, read meanwhile.

@@ -1,17 +1,22 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/gwdash/gwdash/internal/atomicfile"
 )
 
@@ -53,20 +58,40 @@ type Price struct {
 	Routed bool
 }
 
-// PriceOf reads one pricing member ("prompt", "completion", ...).
+// PriceOf reads one pricing member ("prompt", "completion", ...). The
+// decimal string is read exactly ("0.0000004" is 0.4 per million, not
+// 0.39999999999999997); anything but a plain decimal (a hex float, an
+// exponent past ±30, more than 64 characters) is no usable price.
 func (m *Model) PriceOf(kind string) Price {
 	s, ok := m.Pricing[kind]
 	if !ok {
 		return Price{}
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v != v {
+	r, ok := ParseDecimal(s)
+	if !ok {
 		return Price{}
 	}
-	if v < 0 {
+	if r.Sign() < 0 {
 		return Price{Known: true, Routed: true}
 	}
-	return Price{PerMillion: v * 1e6, Known: true}
+	f, _ := new(big.Rat).Mul(r, big.NewRat(1_000_000, 1)).Float64()
+	return Price{PerMillion: f, Known: true}
+}
+
+// plainDecimal is a decimal number as the catalogue writes one, with an
+// optional small exponent.
+var plainDecimal = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,2})?$`)
+
+// ParseDecimal reads a decimal string exactly (surrounding spaces
+// allowed). It refuses what is not a plain decimal: hex floats, NaN,
+// infinities, fractions, exponents past two digits, and strings over 64
+// characters (so that no server string sizes a big number).
+func ParseDecimal(s string) (*big.Rat, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) > 64 || !plainDecimal.MatchString(s) {
+		return nil, false
+	}
+	return new(big.Rat).SetString(s)
 }
 
 // Free reports whether input and output cost nothing (or the id is a
@@ -126,7 +151,20 @@ type Catalogue struct {
 	Data []Model `json:"data"`
 	// Fetched is when it was read from the server.
 	Fetched time.Time `json:"fetched"`
+	// Total is the server's total_count (0 when not sent).
+	Total int `json:"total,omitempty"`
+	// Truncated is set when the server listed more than
+	// MaxCatalogueModels models: Data holds the first ones.
+	Truncated bool `json:"truncated,omitempty"`
 }
+
+// The catalogue's bounds: the real one lists a few hundred models in
+// about a megabyte. A larger answer is refused (bytes) or cut (models),
+// so that no server can make gwdash hold gigabytes for its model list.
+const (
+	MaxCatalogueModels = 5000
+	MaxCatalogueBytes  = 16 << 20
+)
 
 // Find returns the model with the id, or nil.
 func (c *Catalogue) Find(id string) *Model {
@@ -141,19 +179,91 @@ func (c *Catalogue) Find(id string) *Model {
 	return nil
 }
 
-// Models fetches the catalogue (no key is needed). A server without one
-// gives a *NotOfferedError.
+// Models fetches the catalogue (no key is needed), at most
+// MaxCatalogueBytes of it, keeping the first MaxCatalogueModels models. A
+// server without one gives a *NotOfferedError.
 func (c *Client) Models(ctx context.Context) (*Catalogue, error) {
 	var cat Catalogue
-	_, err := c.call(ctx, request{method: http.MethodGet, path: "/models", noAuth: true, limit: maxPageBytes, resource: "models"}, &cat)
+	_, err := c.callWith(ctx, request{method: http.MethodGet, path: "/models", noAuth: true, limit: MaxCatalogueBytes, resource: "models"},
+		func(raw []byte) error { return decodeCatalogue(raw, &cat) })
 	if err != nil {
 		return nil, optional("GET /models", err)
 	}
-	if cat.Data == nil {
-		return nil, &DecodeError{Op: "GET /models", Status: 200, Err: errors.New("no data array")}
-	}
 	cat.Fetched = time.Now()
 	return &cat, nil
+}
+
+// decodeCatalogue reads {"data":[Model...],"total_count":N,...} one model
+// at a time, keeping at most MaxCatalogueModels (the rest are skipped
+// unread, and Truncated says so). Each model is decoded as every answer
+// is; members other than data and total_count are ignored.
+func decodeCatalogue(raw []byte, cat *Catalogue) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(raw), lenient)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return errors.New("the catalogue is not a JSON object")
+	}
+	seen := false
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch name.String() {
+		case "data":
+			if dec.PeekKind() != '[' {
+				return errors.New("data is not an array")
+			}
+			seen = true
+			cat.Data = cat.Data[:0]
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			for dec.PeekKind() != ']' {
+				if len(cat.Data) >= MaxCatalogueModels {
+					cat.Truncated = true
+					if err := dec.SkipValue(); err != nil {
+						return err
+					}
+					continue
+				}
+				v, err := dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				var m Model
+				if err := decode(v, &m); err != nil {
+					return fmt.Errorf("model %d: %w", len(cat.Data)+1, err)
+				}
+				cat.Data = append(cat.Data, m)
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+		case "total_count":
+			var n float64
+			v, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if decode(v, &n) == nil && n >= 0 && n <= 1e9 && n == float64(int(n)) {
+				cat.Total = int(n)
+			}
+		default:
+			if err := dec.SkipValue(); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return errors.New("data after the catalogue object")
+	}
+	if !seen {
+		return errors.New("no data array")
+	}
+	return nil
 }
 
 // CatalogueMaxAge is how long a cached catalogue is used.
@@ -162,14 +272,12 @@ const CatalogueMaxAge = time.Hour
 // CachedModels returns the catalogue from the cache file when it is
 // younger than CatalogueMaxAge (and refresh is false), else from the
 // server, writing the cache (mode 0600). The cache is a convenience: a
-// failure to read or write it is not an error. path "" disables it.
+// failure to read or write it is not an error, and a cache file past the
+// catalogue's bounds is not read. path "" disables it.
 func (c *Client) CachedModels(ctx context.Context, path string, refresh bool) (*Catalogue, error) {
 	if path != "" && !refresh {
-		if b, err := os.ReadFile(path); err == nil {
-			var cat Catalogue
-			if json.Unmarshal(b, &cat) == nil && cat.Data != nil && time.Since(cat.Fetched) < CatalogueMaxAge && time.Since(cat.Fetched) >= 0 {
-				return &cat, nil
-			}
+		if cat := readCachedCatalogue(path); cat != nil {
+			return cat, nil
 		}
 	}
 	cat, err := c.Models(ctx)
@@ -182,6 +290,28 @@ func (c *Client) CachedModels(ctx context.Context, path string, refresh bool) (*
 		}
 	}
 	return cat, nil
+}
+
+// readCachedCatalogue reads a fresh cache file within the bounds, or nil.
+func readCachedCatalogue(path string) *Catalogue {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	// The cache holds what was decoded: a little more than the answer.
+	b, err := io.ReadAll(io.LimitReader(f, 2*MaxCatalogueBytes+1))
+	if err != nil || len(b) > 2*MaxCatalogueBytes {
+		return nil
+	}
+	var cat Catalogue
+	if json.Unmarshal(b, &cat) != nil || cat.Data == nil || len(cat.Data) > MaxCatalogueModels {
+		return nil
+	}
+	if age := time.Since(cat.Fetched); age < 0 || age >= CatalogueMaxAge {
+		return nil
+	}
+	return &cat
 }
 
 // CataloguePath is the cache file of a base URL's catalogue in dir.
