@@ -77,6 +77,8 @@ func TestHostileServerNeverReachesTheTerminal(t *testing.T) {
 			{"models", "--json", "--refresh"},
 			{"key"},
 			{"key", "--json"},
+			{"credits"},
+			{"credits", "--json"},
 			{"respond", "hello", "--model", "openai/gpt-4o-mini", "--model", gateway.ModelFailMidstream},
 			{"respond", "hello", "--model", "openai/gpt-4o-mini", "--model", gateway.ModelEscapes, "--json"},
 		}

@@ -37,6 +37,9 @@ those whose price is that of the model a router picks.`,
 			if err != nil {
 				return err
 			}
+			if cat.Truncated {
+				fmt.Fprintf(a.errw, "gwdash: the server lists more models than gwdash keeps; only the first %s were read\n", format.Int(len(cat.Data)))
+			}
 			list := cat.Search(search)
 			if asJSON {
 				for _, m := range list {
@@ -70,7 +73,7 @@ func (a *app) keyCommand() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "key",
-		Short: "Show the API key's credit: limit, what is left, what it used (never the key)",
+		Short: "Show the API key's credit, usage, BYOK usage and rate limit (never the key)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			_, client, err := a.client(false)
@@ -88,21 +91,8 @@ func (a *app) keyCommand() *cobra.Command {
 				return a.json(raw)
 			}
 			t := newTable(a.out)
-			t.row("credit", present.Credit(k))
-			if k.Label != "" {
-				t.row("label", oneLine(k.Label))
-			}
-			t.row("used", "today "+format.CostPtr(k.UsageDaily)+" · this week "+format.CostPtr(k.UsageWeekly)+" · this month "+format.CostPtr(k.UsageMonthly)+" · in all "+format.Cost(k.Usage))
-			kind := "API key"
-			if k.IsManagementKey {
-				kind = "management key"
-			}
-			if k.IsFreeTier {
-				kind += " (free tier)"
-			}
-			t.row("kind", kind)
-			if k.ExpiresAt != nil {
-				t.row("expires", oneLine(*k.ExpiresAt))
+			for _, row := range present.KeyRows(k) {
+				t.row(row[0], oneLine(row[1]))
 			}
 			t.flush()
 			return nil

@@ -246,7 +246,7 @@ embedded gateway with realistic data and no account.`,
 	f.BoolVar(&a.flags.ReadOnly, "read-only", false, "disable every change to destinations")
 	f.StringVar(&a.flags.Workspace, "workspace", "", "workspace id for destinations (env GWDASH_WORKSPACE)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &inputError{msg: err.Error() + " (see --help)"} })
-	root.AddCommand(a.batchCommand(), a.respondCommand(), a.destCommand(), a.modelsCommand(), a.keyCommand(), a.generationCommand(),
+	root.AddCommand(a.batchCommand(), a.respondCommand(), a.destCommand(), a.modelsCommand(), a.keyCommand(), a.creditsCommand(), a.generationCommand(),
 		a.demoCommand(), a.configCommand(), a.versionCommand())
 	pf.Int64Var(&a.flags.MaxBodyMB, "max-body-mb", 0, "largest answer gwdash reads, in MiB (default 512; a 100k-result batch is ~110)")
 	root.SetHelpCommand(&cobra.Command{Hidden: true})

@@ -185,7 +185,105 @@ func GenerationRows(g *api.Generation) [][2]string {
 		{"streamed", yes(g.Streamed)},
 		{"cancelled", yes(g.Cancelled)},
 		{"BYOK", yes(g.IsBYOK)},
+		{"data region", str(g.DataRegion)},
+		{"providers tried", orDash(Attempts(g.ProviderResponses))},
 	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// Attempts is the providers tried for a generation, in order, each with
+// its status and latency: "Azure 429 (41ms) → OpenAI 200 (350ms)"; ""
+// when none is listed.
+func Attempts(rs []api.ProviderResponse) string {
+	parts := make([]string, 0, len(rs))
+	for _, r := range rs {
+		name := "?"
+		if r.ProviderName != nil && *r.ProviderName != "" {
+			name = *r.ProviderName
+		}
+		p := name + " " + Count(r.Status)
+		if r.Latency != nil && *r.Latency >= 0 && *r.Latency < 1e9 {
+			p += fmt.Sprintf(" (%dms)", int64(*r.Latency))
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " → ")
+}
+
+// Count renders a count the server sent as a number: "240", "—" when
+// absent, a fraction or a huge value in short scientific form.
+func Count(p *float64) string {
+	switch {
+	case p == nil:
+		return "—"
+	case *p == float64(int64(*p)) && *p > -1e15 && *p < 1e15:
+		return format.Int(int(*p))
+	}
+	return fmt.Sprintf("%.3g", *p)
+}
+
+// Balance is the organisation's credit balance: "$12.35 left of $25.00".
+func Balance(c *api.Credits) string {
+	if c == nil {
+		return ""
+	}
+	return format.Cost(c.Balance()) + " left of " + format.Cost(c.TotalCredits)
+}
+
+// KeyRows are the key's labelled rows: its credit, what it used, its BYOK
+// spend, its rate limit (with the service's note), today's free-model
+// requests, its kind, data regions, workspace and expiry. Rows the server
+// did not send are left out.
+func KeyRows(k *api.KeyInfo) [][2]string {
+	rows := [][2]string{{"credit", Credit(k)}}
+	if k.Label != "" {
+		rows = append(rows, [2]string{"label", k.Label})
+	}
+	rows = append(rows, [2]string{"used", "today " + format.CostPtr(k.UsageDaily) + " · this week " + format.CostPtr(k.UsageWeekly) + " · this month " + format.CostPtr(k.UsageMonthly) + " · in all " + format.Cost(k.Usage)})
+	if k.BYOKUsage != nil {
+		in := "not counted in the limit"
+		if k.IncludeBYOKInLimit {
+			in = "counted in the limit"
+		}
+		rows = append(rows, [2]string{"BYOK usage", "today " + format.CostPtr(k.BYOKUsageDaily) + " · this week " + format.CostPtr(k.BYOKUsageWeekly) + " · this month " + format.CostPtr(k.BYOKUsageMonthly) + " · in all " + format.CostPtr(k.BYOKUsage) + " (" + in + ")"})
+	}
+	if r := k.RateLimit; r != nil {
+		s := Count(r.Requests) + " requests"
+		if r.Interval != "" {
+			s += " per " + r.Interval
+		}
+		if r.Note != "" {
+			s += " — " + r.Note
+		}
+		rows = append(rows, [2]string{"rate limit", s})
+	}
+	if f := k.FreeModelDailyRequests; f != nil {
+		rows = append(rows, [2]string{"free models", Count(f.Remaining) + " of " + Count(f.Limit) + " requests left today (" + Count(f.Used) + " used)"})
+	}
+	kind := "API key"
+	if k.IsManagementKey {
+		kind = "management key"
+	}
+	if k.IsFreeTier {
+		kind += " (free tier)"
+	}
+	rows = append(rows, [2]string{"kind", kind})
+	if len(k.AllowedDataRegions) > 0 {
+		rows = append(rows, [2]string{"data regions", strings.Join(k.AllowedDataRegions, ", ")})
+	}
+	if k.WorkspaceID != nil && *k.WorkspaceID != "" {
+		rows = append(rows, [2]string{"workspace", *k.WorkspaceID})
+	}
+	if k.ExpiresAt != nil {
+		rows = append(rows, [2]string{"expires", *k.ExpiresAt})
+	}
+	return rows
 }
 
 // Ranking ranks compared answers: by time to first token, by speed and by
@@ -329,6 +427,12 @@ func GenerationLine(g *api.Generation) string {
 	}
 	if g.TotalCost != nil {
 		parts = append(parts, "total "+format.Cost(*g.TotalCost))
+	}
+	if len(g.ProviderResponses) > 1 {
+		parts = append(parts, "tried "+Attempts(g.ProviderResponses))
+	}
+	if g.DataRegion != nil && *g.DataRegion != "" {
+		parts = append(parts, "region "+*g.DataRegion)
 	}
 	parts = append(parts, g.ID)
 	return strings.Join(parts, " · ")
