@@ -72,6 +72,7 @@ type Model struct {
 	noticeSeq int
 	errText   string
 	credit    *api.KeyInfo
+	balance   *api.Credits // the organisation's (management key)
 	ticking   bool
 	quitting  bool
 }
@@ -81,6 +82,9 @@ type ageTickMsg struct{}
 type creditMsg struct {
 	key *api.KeyInfo
 	err error
+	// credits and cerr are GET /credits, asked only with a management key.
+	credits *api.Credits
+	cerr    error
 }
 
 // focusMsg tells a view it became the active one.
@@ -134,7 +138,11 @@ func (m Model) fetchCredit() tea.Cmd {
 	}
 	return func() tea.Msg {
 		k, err := client.Key(ctx)
-		return creditMsg{key: k, err: err}
+		msg := creditMsg{key: k, err: err}
+		if client.HasManagementKey() {
+			msg.credits, msg.cerr = client.Credits(ctx)
+		}
+		return msg
 	}
 }
 
@@ -174,6 +182,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.credit = msg.key
 		} else if api.IsNotOffered(msg.err) {
 			m.credit = nil
+		}
+		if msg.credits != nil {
+			m.balance = msg.credits
+		} else if api.IsNotOffered(msg.cerr) {
+			m.balance = nil
 		}
 		return m, nil
 	case creditsStaleMsg:

@@ -49,7 +49,8 @@ func (m Model) statusBar() string {
 	}
 	line := strings.Join(left, " ")
 	// The right side says where and how fresh: host or profile,
-	// workspace, read-only, the key's credit, the refresh age. When the
+	// workspace, read-only, the key's credit, the organisation's credits
+	// (with a management key), the refresh age. When the
 	// line is short of room they go in that order, the age last.
 	var where []string
 	if m.c.client != nil {
@@ -67,6 +68,9 @@ func (m Model) statusBar() string {
 	}
 	if m.credit != nil {
 		parts = append(parts, textsafe.Line(present.Credit(m.credit)))
+	}
+	if m.balance != nil {
+		parts = append(parts, "credits "+present.Balance(m.balance))
 	}
 	if t := v.Updated(); !t.IsZero() {
 		parts = append(parts, "updated "+format.Age(t, m.c.now()))

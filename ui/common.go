@@ -34,6 +34,7 @@ type Client interface {
 	OpenStream(ctx context.Context, req api.ResponseRequest) (Stream, error)
 	Models(ctx context.Context, refresh bool) (*api.Catalogue, error)
 	Key(ctx context.Context) (*api.KeyInfo, error)
+	Credits(ctx context.Context) (*api.Credits, error)
 	WaitGeneration(ctx context.Context, id string) (*api.Generation, error)
 
 	ListDestinations(ctx context.Context, o api.ListOptions) (*api.DestinationPage, error)
@@ -77,6 +78,11 @@ func (c apiClient) Models(ctx context.Context, refresh bool) (*api.Catalogue, er
 func (c apiClient) Key(ctx context.Context) (*api.KeyInfo, error) {
 	k, _, err := c.Client.Key(ctx)
 	return k, err
+}
+
+func (c apiClient) Credits(ctx context.Context) (*api.Credits, error) {
+	cr, _, err := c.Client.Credits(ctx)
+	return cr, err
 }
 
 // Options configure the dashboard.

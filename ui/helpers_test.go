@@ -195,6 +195,7 @@ type fakeClient struct {
 	dests   []api.Destination
 	cat     *api.Catalogue
 	key     *api.KeyInfo
+	credits *api.Credits
 	calls   []string
 	noList  bool
 }
@@ -256,6 +257,13 @@ func (f *fakeClient) Key(context.Context) (*api.KeyInfo, error) {
 		return nil, &api.NotOfferedError{Op: "GET /key", Err: &api.APIError{Status: 404}}
 	}
 	return f.key, nil
+}
+
+func (f *fakeClient) Credits(context.Context) (*api.Credits, error) {
+	if f.credits == nil {
+		return nil, &api.NotOfferedError{Op: "GET /credits", Err: &api.APIError{Status: 404}}
+	}
+	return f.credits, nil
 }
 
 func (f *fakeClient) WaitGeneration(context.Context, string) (*api.Generation, error) {

@@ -223,6 +223,9 @@ func (p *modelPicker) view(s Styles, w, h int) string {
 	}
 	nav := p.nav
 	count := format.Int(len(p.matches)) + " of " + format.Plural(len(p.cat.Data), "model", "models")
+	if p.cat.Truncated {
+		count += " (the server lists more: only the first " + format.Int(len(p.cat.Data)) + " were read)"
+	}
 	if pos := nav.position(); pos != "" {
 		count += " · " + pos
 	}
