@@ -20,11 +20,12 @@ import (
 )
 
 func (a *app) batchCommand() *cobra.Command {
-	c := &cobra.Command{Use: "batch", Short: "List, inspect, watch, submit and delete batches", Args: cobra.NoArgs,
+	c := &cobra.Command{Use: "batch", Short: "List, inspect, watch, submit, delete, compare and export batches", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return inputErrorf("batch needs a command: list, get, watch, results, submit or delete")
+			return inputErrorf("batch needs a command: list, get, watch, results, submit, delete, diff or export")
 		}}
 	c.AddCommand(a.batchList(), a.batchGet(), a.batchWatch(), a.batchResults(), a.batchSubmit(), a.batchDelete())
+	c.AddCommand(a.batchDiff(), a.batchExport())
 	return c
 }
 
@@ -74,7 +75,8 @@ func (a *app) batchError(err error, asJSON bool) error {
 }
 
 func (a *app) batchWatch() *cobra.Command {
-	var asJSON bool
+	var asJSON, notifyEnd bool
+	var execLine string
 	var interval, timeout time.Duration
 	c := &cobra.Command{
 		Use:   "watch ID",
@@ -97,12 +99,17 @@ func (a *app) batchWatch() *cobra.Command {
 			if a.store().SubmittedWithin(gatewayKey(client), args[0], recentSubmission, time.Now()) {
 				grace = submitGrace
 			}
+			if a.onSettled, err = a.settledHook(cfg, notifyEnd, execLine); err != nil {
+				return err
+			}
 			return a.watch(c.Context(), client, args[0], interval, timeout, grace, asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the final batch exactly as the server sent it")
 	c.Flags().DurationVar(&interval, "interval", 0, "base poll interval (default: the config's poll_interval, 5s)")
 	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (default: no limit)")
+	c.Flags().BoolVar(&notifyEnd, "notify", false, "when the batch ends, send a terminal notification (the notify setting: auto, osc9, osc777, bell, off)")
+	c.Flags().StringVar(&execLine, "exec", "", "when the batch ends, run CMD (split into words, no shell) with GWDASH_BATCH_* in its environment")
 	return c
 }
 
@@ -132,6 +139,9 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 		a.json(encodeJSON(b))
 	} else {
 		printBatch(a.out, b, countsOf(b), nil, time.Now())
+	}
+	if a.onSettled != nil {
+		a.onSettled(b)
 	}
 	if b.Status != api.BatchCompleted {
 		return &exitError{code: ExitFailure, msg: "batch ended " + present.Status(b.Status)}

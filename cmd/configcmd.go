@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gwdash/gwdash/config"
+	"github.com/gwdash/gwdash/internal/notify"
 	"github.com/spf13/cobra"
 )
 
@@ -52,6 +53,7 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("theme", cfg.Theme, src("theme"))
 			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
 			t.row("read_only", fmt.Sprint(cfg.ReadOnly), src("read_only"))
+			t.row("notify", string(cfg.Notify), src("notify"))
 			t.flush()
 			return nil
 		},
@@ -96,6 +98,13 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return fmt.Errorf("poll_interval must be a positive duration like 5s")
 		}
 		p.PollInterval = v
+		return nil
+	},
+	"notify": func(p *config.Profile, v string) error {
+		if _, err := notify.ParseMode(v); err != nil {
+			return err
+		}
+		p.Notify = v
 		return nil
 	},
 	"read_only": func(p *config.Profile, v string) error {

@@ -113,6 +113,9 @@ type app struct {
 	env       config.Env
 	flags     config.Flags
 	ctx       context.Context
+	// onSettled, when set, is told of a watched batch that reached a
+	// terminal status (batch watch --notify, --exec).
+	onSettled func(*api.Batch)
 	// dashboard options
 	view, batchID, model string
 	logPath              string

@@ -23,6 +23,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gwdash/gwdash/internal/atomicfile"
+	"github.com/gwdash/gwdash/internal/notify"
 )
 
 // Profile is one section of the config file.
@@ -37,6 +38,7 @@ type Profile struct {
 	PollInterval     string `toml:"poll_interval,omitempty"`
 	ReadOnly         *bool  `toml:"read_only,omitempty"`
 	MaxBodyMB        int64  `toml:"max_body_mb,omitempty"`
+	Notify           string `toml:"notify,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -77,6 +79,8 @@ type Settings struct {
 	Insecure      bool
 	// MaxBodyMB is the largest answer read, in MiB (a batch can be large).
 	MaxBodyMB int64
+	// Notify is how a watched batch's end is told (notify.Mode).
+	Notify notify.Mode
 }
 
 // DefaultMaxBodyMB is the answer cap when none is set.
@@ -193,6 +197,9 @@ func Parse(b []byte, name string) (*File, error) {
 		if p.Theme != "" && p.Theme != "auto" && p.Theme != "dark" && p.Theme != "light" {
 			return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] theme %q must be auto, dark or light", name, p.Theme)}
 		}
+		if _, err := notify.ParseMode(p.Notify); err != nil {
+			return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] notify %q: %v", name, p.Notify, err)}
+		}
 		if p.PollInterval != "" {
 			if _, err := time.ParseDuration(p.PollInterval); err != nil {
 				return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] poll_interval %q is not a duration like 5s", name, p.PollInterval)}
@@ -297,6 +304,11 @@ func Load(in Inputs) (*Resolved, error) {
 		r.Sources["read_only"] = "default"
 	}
 	r.Insecure = in.Flags.Insecure
+	r.Notify, _ = notify.ParseMode(prof.Notify) // checked when the file was read
+	r.Sources["notify"] = "default"
+	if prof.Notify != "" {
+		r.Sources["notify"] = fileSrc
+	}
 	r.MaxBodyMB, r.Sources["max_body_mb"] = DefaultMaxBodyMB, "default"
 	switch {
 	case in.Flags.MaxBodyMB != 0:

@@ -2,9 +2,10 @@ package ui
 
 // What a batch's results offer beyond the table: the mouse wheel, a
 // result's detail pane (raw JSON, reasoning, logprobs), export as JSON
-// Lines and copy.
+// Lines or CSV, and copy.
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/atomicfile"
+	"github.com/gwdash/gwdash/internal/export"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -102,18 +104,20 @@ func (v *batchView) detailHas(what string) bool {
 	return false
 }
 
-// startExport asks where to write the shown results.
+// startExport asks where to write the shown results; the name's
+// extension chooses the format (.csv, else JSON Lines).
 func (v *batchView) startExport() tea.Cmd {
 	if v.res == nil {
 		return say(v.noResultsWhy())
 	}
 	name := "gwdash-" + safeName(v.id) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
-	v.export = newPathInput("export to › ", filepath.Join(v.c.opts.ExportDir, name))
+	v.export = newPathInput("export to (.jsonl or .csv) › ", filepath.Join(v.c.opts.ExportDir, name))
 	v.mode = batchExporting
 	return v.export.focus()
 }
 
-// exportTo writes the shown results as JSON Lines, as sent.
+// exportTo writes the shown results: as JSON Lines, each as sent, or
+// for a .csv name as CSV (the columns of `gwdash batch export`).
 func (v *batchView) exportTo(path string) tea.Cmd {
 	d := v.data
 	idx := append([]int32(nil), v.res.view...)
@@ -122,12 +126,20 @@ func (v *batchView) exportTo(path string) tea.Cmd {
 		if err != nil {
 			return exportedMsg{err: err}
 		}
-		var buf []byte
+		var buf bytes.Buffer
+		x, err := export.NewWriter(&buf, export.FormatOf(abs))
 		for _, i := range idx {
-			buf = append(buf, d.ItemBytes(int(i))...)
-			buf = append(buf, '\n')
+			if err == nil {
+				err = x.Result(d.ItemBytes(int(i)))
+			}
 		}
-		if err := atomicfile.Write(abs, buf, 0o644); err != nil {
+		if err == nil {
+			err = x.Finish()
+		}
+		if err == nil {
+			err = atomicfile.Write(abs, buf.Bytes(), 0o644)
+		}
+		if err != nil {
 			return exportedMsg{err: err}
 		}
 		return exportedMsg{path: abs, n: len(idx)}

@@ -64,6 +64,9 @@ type batchRecord struct {
 	// batch is served as stored (a 138 MB body is not encoded per GET)
 	bodyOnce sync.Once
 	body     []byte
+	// failPrefix[n] is how many of a submitted batch's first n rows
+	// fail (nil for a seeded batch, whose rows fail by position).
+	failPrefix []int32
 	// behaviours
 	failFirst  int // answer failCode this many times first
 	failCode   int
@@ -238,6 +241,14 @@ func (b *batchRecord) resultsJSON() []json.RawMessage {
 	return b.encoded
 }
 
+// failuresAmong is how many of the first n rows fail.
+func (b *batchRecord) failuresAmong(n int) int {
+	if b.failPrefix == nil {
+		return countFailures(n)
+	}
+	return int(b.failPrefix[max(0, min(n, len(b.failPrefix)-1))])
+}
+
 // snapshot computes the batch object as of now.
 func (b *batchRecord) snapshot(now time.Time) map[string]any {
 	status, done, failed := b.Status, b.Completed, b.Failed
@@ -262,11 +273,11 @@ func (b *batchRecord) snapshot(now time.Time) map[string]any {
 			// and end where the results say.
 			status = "in_progress"
 			n := int(float64(total) * (frac - 0.1) / 0.7)
-			failed = countFailures(n)
+			failed = b.failuresAmong(n)
 			done = n - failed
 		case frac < 0.9:
 			status = "finalizing"
-			failed = countFailures(total)
+			failed = b.failuresAmong(total)
 			done = total - failed
 		default:
 			status = "completed"
@@ -417,34 +428,56 @@ func (g *Gateway) submitBatch(w http.ResponseWriter, r *http.Request) {
 	s.n++
 	b := &batchRecord{Endpoint: body.Endpoint, Model: body.Model, created: now, CreatedAt: now.Unix(), Total: len(body.Requests),
 		live: true, duration: g.opts.BatchDuration, visible: now.Add(g.opts.SubmitVisibleAfter)}
-	b.ID = fmt.Sprintf("batch-%d-%06x", now.Unix(), g.rng.Uint32()&0xffffff)
+	suffix := fmt.Sprintf("%06x", g.rng.Uint32()&0xffffff)
+	b.ID = fmt.Sprintf("batch-%d-%s", now.Unix(), suffix)
+	// The rows' failures are seeded by the id's random part (the same
+	// for a gateway of the same Seed, whatever the clock) and each
+	// custom_id; the counts while it runs follow them.
+	plan := newFailurePlan(suffix)
 	ids := make([]string, len(body.Requests))
+	b.failPrefix = make([]int32, len(body.Requests)+1)
 	for i, rq := range body.Requests {
 		ids[i] = *rq.CustomID
+		b.failPrefix[i+1] = b.failPrefix[i]
+		if plan.failure(ids[i]) >= 0 {
+			b.failPrefix[i+1]++
+		}
 	}
 	endpoint, model := body.Endpoint, body.Model
-	b.results = func() []json.RawMessage { return resultsFor(endpoint, model, ids) }
+	b.results = func() []json.RawMessage { return resultsFor(endpoint, model, ids, plan) }
 	s.byID[b.ID] = b
 	s.mu.Unlock()
 	writeJSON(w, http.StatusAccepted, b.snapshot(now))
 }
 
-// resultsFor generates results for submitted requests of an endpoint.
-func resultsFor(endpoint, model string, ids []string) []json.RawMessage {
+// resultsFor generates results for submitted requests of an endpoint;
+// plan says which fail.
+func resultsFor(endpoint, model string, ids []string, plan failurePlan) []json.RawMessage {
 	out := make([]json.RawMessage, len(ids))
 	for i, id := range ids {
+		if k := plan.failure(id); k >= 0 {
+			f := submittedFailures[k]
+			out[i] = mustJSON(failedItem(id, f.typ, f.errorType, f.msg, f.param))
+			continue
+		}
+		// Most answers depend on the row alone; some differ from batch
+		// to batch, in text and length, as a sampled model's do.
+		seed, n := id, i
+		if v := plan.variant(id); v > 0 {
+			seed, n = id+"_"+plan.seed, i+v
+		}
 		var body any
 		switch endpoint {
 		case "/v1/responses":
-			body = responseBody(id, model, i)
+			body = responseBody(seed, model, n)
 		case "/v1/messages":
-			body = messageBody(id, model, i)
+			body = messageBody(seed, model, n)
 		case "/v1/embeddings":
-			body = embeddingBody(id, model, i)
+			body = embeddingBody(seed, model, n)
 		default:
-			body = chatBody(id, model, i, false)
+			body = chatBody(seed, model, n, false)
 		}
-		out[i] = mustJSON(item(id, i, body))
+		out[i] = mustJSON(okItem(id, i, body))
 	}
 	return out
 }

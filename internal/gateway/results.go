@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strings"
 )
@@ -30,21 +31,104 @@ func countFailures(n int) int {
 	return c
 }
 
+// submittedFailures are what the rows of a submitted batch fail with, as
+// a real batch's do: mostly passing trouble that a retry gets past (rate
+// limit, an overloaded provider, a timeout, a server error), and some
+// that a retry meets again. weight is each kind's share of the failures,
+// in percent.
+var submittedFailures = []struct {
+	typ, errorType, msg string
+	param               any
+	weight              uint64
+}{
+	{"rate_limit_error", "rate_limit_exceeded", "Upstream rate limit reached for this provider", nil, 30},
+	{"server_error", "provider_overloaded", "The provider is overloaded; try again later", nil, 20},
+	{"timeout_error", "timeout", "The upstream provider did not answer in time", nil, 15},
+	{"server_error", "server", "Internal error while processing the request", nil, 10},
+	{"invalid_request_error", "context_length_exceeded", "This model's maximum context length is 128000 tokens; the request has 131072", "messages", 12},
+	{"invalid_request_error", "content_policy_violation", "The request was flagged by the provider's content policy", nil, 8},
+	{"invalid_request_error", "invalid_request", "Invalid value for 'temperature': must be between 0 and 2", "temperature", 5},
+}
+
+// failurePlan decides which rows of a submitted batch fail, and how: from
+// the batch's seed and each row's custom_id, never from the clock or the
+// order of requests. The same batch answers the same way on every read;
+// another batch (a retry of the same rows) meets other failures. A batch
+// fails between 5% and 15% of its rows.
+type failurePlan struct {
+	seed  string
+	share uint64 // failures per 10,000 rows
+}
+
+func newFailurePlan(seed string) failurePlan {
+	return failurePlan{seed: seed, share: 500 + hash64(seed)%1001}
+}
+
+// failure returns the index in submittedFailures of the way the row
+// fails, or -1 when it succeeds.
+func (p failurePlan) failure(cid string) int {
+	h := hash64(p.seed + "\x00" + cid)
+	if h%10000 >= p.share {
+		return -1
+	}
+	pick := (h / 10000) % 100
+	for i, f := range submittedFailures {
+		if pick < f.weight {
+			return i
+		}
+		pick -= f.weight
+	}
+	return 0
+}
+
+// variant is 0 for a row whose answer is the same in every batch, and
+// 1 to 5 for one of the eighth of rows whose answer (text and length)
+// depends on the batch: two batches of the same rows differ in about a
+// quarter of their answers.
+func (p failurePlan) variant(cid string) int {
+	h := hash64(p.seed + "\x01" + cid)
+	if h%100 >= 13 {
+		return 0
+	}
+	return 1 + int(h/100%5)
+}
+
+func hash64(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	// fnv's low bits vary little between near strings: mix them.
+	v := h.Sum64()
+	v ^= v >> 33
+	v *= 0xff51afd7ed558ccd
+	v ^= v >> 33
+	return v
+}
+
 func customID(seed string, i int) string { return fmt.Sprintf("%s-req-%05d", seed, i) }
 
-// item wraps a body (or a failure) as a result item.
+// item wraps a body (or a failure) as a result item of a seeded batch,
+// which fails by position (failsAt).
 func item(cid string, i int, body any) map[string]any {
-	it := map[string]any{"id": fmt.Sprintf("gen-batch-%s", strings.ReplaceAll(cid, "-", "")), "custom_id": cid}
 	if failsAt(i) {
 		f := failureTypes[(i/25+i)%len(failureTypes)]
 		var param any
 		if f.errorType == "context_length_exceeded" {
 			param = "messages"
 		}
-		it["response"] = nil
-		it["error"] = map[string]any{"type": f.typ, "message": f.msg, "param": param, "error_type": f.errorType}
-		return it
+		return failedItem(cid, f.typ, f.errorType, f.msg, param)
 	}
+	return okItem(cid, i, body)
+}
+
+// failedItem is a result item that failed: no response, an error.
+func failedItem(cid, typ, errorType, msg string, param any) map[string]any {
+	return map[string]any{"id": fmt.Sprintf("gen-batch-%s", strings.ReplaceAll(cid, "-", "")), "custom_id": cid, "response": nil,
+		"error": map[string]any{"type": typ, "message": msg, "param": param, "error_type": errorType}}
+}
+
+// okItem is a result item that succeeded with body.
+func okItem(cid string, i int, body any) map[string]any {
+	it := map[string]any{"id": fmt.Sprintf("gen-batch-%s", strings.ReplaceAll(cid, "-", "")), "custom_id": cid}
 	rid := fmt.Sprintf("req_%08x", uint32(i*2654435761))
 	it["response"] = map[string]any{"status_code": 200, "request_id": rid, "body": body}
 	it["error"] = nil
