@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -176,10 +177,20 @@ func TestWatchStopsWithContext(t *testing.T) {
 }
 
 func TestWatchRunningBatchOnGateway(t *testing.T) {
-	srv, _ := startGateway(t, gateway.Options{BatchDuration: 400 * time.Millisecond})
+	// The gateway's clock moves only when a poll has been seen, so every
+	// status on the way is observed whatever the machine's load.
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	srv, _ := startGateway(t, gateway.Options{BatchDuration: 400 * time.Millisecond, Now: clock})
 	c, _ := api.New(api.Options{BaseURL: srv.URL, APIKey: gateway.DemoAPIKey})
 	var statuses []api.BatchStatus
-	b, err := c.WatchBatch(ctx(t), srv.SeedID(gateway.SeedRunning), api.PollOptions{Interval: 30 * time.Millisecond, MaxInterval: 30 * time.Millisecond}, func(u api.PollUpdate) {
+	polls := 0
+	b, err := c.WatchBatch(ctx(t), srv.SeedID(gateway.SeedRunning), api.PollOptions{Interval: time.Millisecond, MaxInterval: time.Millisecond}, func(u api.PollUpdate) {
+		polls++
+		mu.Lock()
+		now = now.Add(40 * time.Millisecond)
+		mu.Unlock()
 		if u.Batch != nil && (len(statuses) == 0 || statuses[len(statuses)-1] != u.Batch.Status) {
 			statuses = append(statuses, u.Batch.Status)
 		}
@@ -190,9 +201,9 @@ func TestWatchRunningBatchOnGateway(t *testing.T) {
 	if len(statuses) < 3 || statuses[len(statuses)-1] != api.BatchCompleted {
 		t.Fatalf("statuses seen %v", statuses)
 	}
-	after := len(srv.RequestsTo("GET", "/api/v1/batches/"))
-	time.Sleep(100 * time.Millisecond)
-	if len(srv.RequestsTo("GET", "/api/v1/batches/")) != after {
-		t.Fatalf("polled after the terminal status")
+	// WatchBatch returned after the terminal status: it sent no poll beyond
+	// the ones it reported.
+	if got := len(srv.RequestsTo("GET", "/api/v1/batches/")); got != polls {
+		t.Fatalf("%d polls sent, %d reported", got, polls)
 	}
 }
