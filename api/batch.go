@@ -350,6 +350,9 @@ func withPaymentBatch(err error) error {
 type BatchRequest struct {
 	CustomID string          `json:"custom_id"`
 	Body     json.RawMessage `json:"body"`
+	// Line is the request's 1-based line in the file it was read from (0:
+	// not read from a file); problems name it.
+	Line int `json:"-"`
 }
 
 // BatchEndpoints are the endpoints a batch may target.
@@ -421,7 +424,7 @@ func ReadBatchRequests(r io.Reader) ([]BatchRequest, []*LineError) {
 			Body     json.RawMessage `json:"body"`
 		}
 		if err := json.Unmarshal(text, &rq); err != nil {
-			add(line, "not a JSON object: %v", err)
+			add(line, "%s", lineJSONProblem(err))
 			continue
 		}
 		switch {
@@ -437,7 +440,7 @@ func ReadBatchRequests(r io.Reader) ([]BatchRequest, []*LineError) {
 			continue
 		}
 		seen[*rq.CustomID] = line
-		reqs = append(reqs, BatchRequest{CustomID: *rq.CustomID, Body: append(json.RawMessage(nil), rq.Body...)})
+		reqs = append(reqs, BatchRequest{CustomID: *rq.CustomID, Body: append(json.RawMessage(nil), rq.Body...), Line: line})
 	}
 	if err := sc.Err(); err != nil {
 		add(line+1, "reading: %v", err)
@@ -446,6 +449,25 @@ func ReadBatchRequests(r io.Reader) ([]BatchRequest, []*LineError) {
 		add(0, "the file holds no requests")
 	}
 	return reqs, errs
+}
+
+// lineJSONProblem words why a line is not a request, without Go's
+// decoder text: where the JSON breaks, or which member has which wrong
+// type.
+func lineJSONProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("not valid JSON (breaks at character %d); each line is one {\"custom_id\": \"…\", \"body\": {…}}", syn.Offset)
+	case errors.As(err, &typ) && typ.Field == "custom_id":
+		return "custom_id must be a string, not " + typ.Value
+	case errors.As(err, &typ) && typ.Field == "":
+		return "not a JSON object: each line is one {\"custom_id\": \"…\", \"body\": {…}}"
+	case errors.As(err, &typ):
+		return typ.Field + " has the wrong type (" + typ.Value + ")"
+	}
+	return "not a JSON object"
 }
 
 // ValidateBatchSubmission checks a submission without sending it.
@@ -463,23 +485,34 @@ func ValidateBatchSubmission(endpoint, model string, reqs []BatchRequest) error 
 	if len(reqs) == 0 {
 		return &ValidationError{Field: "requests", Rule: "at least one request is required"}
 	}
+	// A request read from a file is named by its 1-based line.
+	at := func(i int, member string) string {
+		if reqs[i].Line > 0 {
+			return fmt.Sprintf("line %d: %s", reqs[i].Line, member)
+		}
+		return fmt.Sprintf("requests[%d].%s", i, member)
+	}
 	seen := make(map[string]int, len(reqs))
 	for i, r := range reqs {
 		if r.CustomID == "" {
-			return &ValidationError{Field: fmt.Sprintf("requests[%d].custom_id", i), Rule: "is required"}
+			return &ValidationError{Field: at(i, "custom_id"), Rule: "is required"}
 		}
 		if j, dup := seen[r.CustomID]; dup {
-			return &ValidationError{Field: fmt.Sprintf("requests[%d].custom_id", i), Rule: fmt.Sprintf("must be unique (%q repeats requests[%d])", r.CustomID, j)}
+			first := fmt.Sprintf("requests[%d]", j)
+			if reqs[j].Line > 0 {
+				first = fmt.Sprintf("line %d", reqs[j].Line)
+			}
+			return &ValidationError{Field: at(i, "custom_id"), Rule: fmt.Sprintf("must be unique (%q repeats %s)", r.CustomID, first)}
 		}
 		seen[r.CustomID] = i
 		var m struct {
 			Model *string `json:"model"`
 		}
 		if len(r.Body) == 0 || json.Unmarshal(r.Body, &m) != nil {
-			return &ValidationError{Field: fmt.Sprintf("requests[%d].body", i), Rule: "must be a JSON object"}
+			return &ValidationError{Field: at(i, "body"), Rule: "must be a JSON object"}
 		}
 		if m.Model != nil && *m.Model != model {
-			return &ValidationError{Field: fmt.Sprintf("requests[%d].body.model", i), Rule: "must equal the batch model " + model}
+			return &ValidationError{Field: at(i, "body.model"), Rule: "must equal the batch model " + model}
 		}
 	}
 	return nil

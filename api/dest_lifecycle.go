@@ -102,6 +102,12 @@ var DestinationBools = []BoolField{
 		Get: func(d *Destination) bool { return d.BroadcastGenerationRequestContext }, Patch: func(p *DestinationPatch, v *bool) { p.BroadcastGenerationRequestContext = v }, Create: func(c *DestinationCreate, v *bool) { c.BroadcastGenerationRequestContext = v }},
 }
 
+// NewDestinationDefaults is what a new destination starts as, in the
+// dashboard's create form and in dest create alike: enabled, every
+// generation sampled, the other switches off. Both send these values
+// explicitly, so the server's own defaults never decide.
+func NewDestinationDefaults() Destination { return Destination{Enabled: true, SamplingRate: 1} }
+
 // DestinationCreate is the body of POST /observability/destinations.
 type DestinationCreate struct {
 	Type        string
@@ -212,6 +218,9 @@ func (c DestinationCreate) Validate() error {
 			add("config."+k, "looks like a masked value; give the real one")
 		}
 	}
+	if c.Type == "webhook" {
+		fe = append(fe, CheckWebhookConfig(c.Config)...)
+	}
 	if c.WorkspaceID != "" && !IsUUID(c.WorkspaceID) {
 		add("workspace_id", "must be a UUID")
 	}
@@ -234,6 +243,38 @@ func (c DestinationCreate) Validate() error {
 		return fe
 	}
 	return nil
+}
+
+// CheckWebhookConfig checks a webhook's config members that are given,
+// before anything is sent: url an http or https URL with a host, headers
+// a JSON object whose values are strings.
+func CheckWebhookConfig(cfg map[string]any) FieldErrors {
+	var fe FieldErrors
+	if v, ok := cfg["url"]; ok {
+		s, _ := v.(string)
+		u, err := url.Parse(strings.TrimSpace(s))
+		if s != "" && (err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
+			fe = append(fe, &ValidationError{Field: "config.url", Rule: "must be an http or https URL with a host, like https://hooks.example.com/gw"})
+		}
+	}
+	if v, ok := cfg["headers"]; ok && v != nil {
+		if s, isString := v.(string); isString { // as typed: it must hold the object
+			if json.Unmarshal([]byte(s), &v) != nil {
+				v = s
+			}
+		}
+		obj, isObject := v.(map[string]any)
+		bad := !isObject
+		for _, x := range obj {
+			if _, ok := x.(string); !ok {
+				bad = true
+			}
+		}
+		if bad {
+			fe = append(fe, &ValidationError{Field: "config.headers", Rule: `must be a JSON object of strings, like {"X-Team": "infra"}`})
+		}
+	}
+	return fe
 }
 
 var destTypeName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)

@@ -127,7 +127,11 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 	a.remember(client, b)
 	if err != nil {
 		err = client.Explain404(context.WithoutCancel(ctx), err)
-		if b != nil && !asJSON {
+		// The last state seen is printed either way: a timeout, an
+		// interruption or an error does not swallow it.
+		if b != nil && asJSON {
+			a.json(encodeJSON(b))
+		} else if b != nil {
 			printBatch(a.out, b, countsOf(b), nil, time.Now())
 		}
 		if ctx.Err() == context.DeadlineExceeded {
@@ -333,8 +337,11 @@ stdin not a terminal it refuses unless --yes. A batch still in flight cannot
 be deleted: the server answers 409, which is reported, not retried.`,
 		Args: exactArgs(1, "a batch id"),
 		RunE: func(c *cobra.Command, args []string) error {
-			_, client, err := a.client(true)
+			cfg, client, err := a.client(true)
 			if err != nil {
+				return err
+			}
+			if err := refuseWrite(cfg, present.WriteBatchDelete); err != nil {
 				return err
 			}
 			if !yes {
@@ -414,6 +421,9 @@ func (a *app) batchSubmit() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := refuseWrite(cfg, present.WriteBatchSubmit); err != nil {
+				return err
+			}
 			b, err := client.SubmitBatch(c.Context(), endpoint, model, reqs)
 			if err != nil {
 				return err
@@ -447,7 +457,7 @@ func (a *app) readRequests(name string) ([]api.BatchRequest, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, inputErrorf("reading %s: %v", name, err)
+			return nil, inputErrorf("cannot read the requests: %s", present.Plain(err))
 		}
 		defer f.Close()
 		r = f

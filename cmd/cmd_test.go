@@ -234,11 +234,17 @@ func TestDest(t *testing.T) {
 	r := h.run("", "dest", "list", "--limit", "5")
 	r.must(t, 0, []string{"NAME", "TYPE", "SAMPLING", "1–5 of"}, nil)
 	r = h.run("", "dest", "list", "--all", "--json")
-	var all struct {
-		Data []map[string]any `json:"data"`
+	// one JSON object per line, as every list command prints
+	var all []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(r.out), "\n") {
+		var d map[string]any
+		if json.Unmarshal([]byte(line), &d) != nil || d["id"] == nil {
+			t.Fatalf("--all --json line %q", line)
+		}
+		all = append(all, d)
 	}
-	if json.Unmarshal([]byte(r.out), &all) != nil || len(all.Data) < 30 {
-		t.Fatalf("--all --json: %d", len(all.Data))
+	if len(all) < 30 {
+		t.Fatalf("--all --json: %d", len(all))
 	}
 	gets := len(h.srv.RequestsTo("GET", "/api/v1/observability/destinations"))
 	r = h.run("", "dest", "list", "--all", "--limit", "7")
@@ -246,7 +252,9 @@ func TestDest(t *testing.T) {
 	if n := len(h.srv.RequestsTo("GET", "/api/v1/observability/destinations")) - gets; n != 5 {
 		t.Fatalf("--all --limit 7 made %d requests, want 5 pages", n)
 	}
-	h.run("", "dest", "list", "--json", "--limit", "2").must(t, 0, []string{`"total_count"`}, nil)
+	if r := h.run("", "dest", "list", "--json", "--limit", "2"); r.code != 0 || strings.Count(strings.TrimSpace(r.out), "\n") != 1 || strings.Contains(r.out, `"total_count"`) {
+		t.Fatalf("dest list --json prints one object per line, like batch list and models:\n%s", r.out)
+	}
 	h.run("", "dest", "list", "--limit", "101").must(t, 2, nil, []string{"limit"})
 	h.run("", "dest", "list", "--offset", "-1").must(t, 2, nil, []string{"offset"})
 	h.run("", "dest", "list", "--workspace", gateway.SecondWorkspace).must(t, 0, []string{"of"}, nil)

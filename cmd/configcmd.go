@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/config"
+	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/notify"
 	"github.com/spf13/cobra"
 )
@@ -29,9 +31,14 @@ func (a *app) configCommand() *cobra.Command {
 	}, &cobra.Command{
 		Use: "show", Short: "Print the effective settings and where each came from (keys masked)", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg, err := config.Load(config.Inputs{Flags: a.flags, Env: a.env})
+			// A base URL every request would refuse is shown and flagged,
+			// not an error: showing is how the user finds it.
+			cfg, err := config.Load(config.Inputs{Flags: a.flags, Env: a.env, Inspect: true})
 			if err != nil {
 				return err
+			}
+			if cfg.BaseURLRefused != "" {
+				fmt.Fprintln(a.errw, "gwdash: warning: every request would refuse it: "+cfg.BaseURLRefused)
 			}
 			for _, w := range cfg.Warnings {
 				fmt.Fprintln(a.errw, "gwdash: warning: "+w)
@@ -46,13 +53,17 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("SETTING", "VALUE", "FROM")
 			t.row("config", cfg.Path, src("config"))
 			t.row("profile", cfg.Profile, src("profile"))
-			t.row("base_url", orDash(cfg.BaseURL), src("base_url"))
+			baseURL := orDash(cfg.BaseURL)
+			if cfg.BaseURLRefused != "" {
+				baseURL += " ✗ refused: plain http to a non-loopback host"
+			}
+			t.row("base_url", baseURL, src("base_url"))
 			t.row("api_key", config.Mask(cfg.APIKey), src("api_key"))
 			t.row("management_key", config.Mask(cfg.ManagementKey), src("management_key"))
 			t.row("workspace_id", orDash(cfg.WorkspaceID), src("workspace_id"))
 			t.row("theme", cfg.Theme, src("theme"))
 			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
-			t.row("read_only", fmt.Sprint(cfg.ReadOnly), src("read_only"))
+			t.row("read_only", format.OnOff(cfg.ReadOnly), src("read_only"))
 			t.row("notify", string(cfg.Notify), src("notify"))
 			t.flush()
 			return nil
@@ -108,9 +119,9 @@ var settable = map[string]func(p *config.Profile, v string) error{
 		return nil
 	},
 	"read_only": func(p *config.Profile, v string) error {
-		b := v == "true"
-		if v != "true" && v != "false" {
-			return fmt.Errorf("read_only must be true or false")
+		b, err := api.ParseOnOff("read_only", v)
+		if err != nil {
+			return fmt.Errorf("read_only must be on or off")
 		}
 		p.ReadOnly = &b
 		return nil
@@ -133,6 +144,12 @@ func (a *app) configSet() *cobra.Command {
 			set, ok := settable[args[0]]
 			if !ok {
 				return inputErrorf("config set: %q is not settable here (settable: %s)", args[0], strings.Join(keys, ", "))
+			}
+			if args[0] == "base_url" {
+				// refused with the words every later request would use
+				if err := config.CheckBaseURL(args[1], a.flags.Insecure); err != nil {
+					return err
+				}
 			}
 			path, err := a.configPath()
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/config"
 	"github.com/gwdash/gwdash/internal/gateway"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/ui"
 	"github.com/muesli/termenv"
@@ -114,7 +115,7 @@ func (a *app) openLog() (*slog.Logger, func(), error) {
 	}
 	f, err := os.OpenFile(a.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
-		return nil, nil, inputErrorf("--log: %v", err)
+		return nil, nil, inputErrorf("--log: %s", present.Plain(err))
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { f.Close() }, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/spf13/cobra"
 )
 
@@ -70,7 +72,7 @@ func (a *app) destList() *cobra.Command {
 				}
 				a.store().SeeDestinations(gatewayKey(client), ds...)
 				if asJSON {
-					a.json(encodeJSON(map[string]any{"data": ds, "total_count": len(ds)}))
+					a.jsonLines(ds)
 				} else {
 					printDestinations(a.out, ds, len(ds), 0)
 				}
@@ -82,7 +84,7 @@ func (a *app) destList() *cobra.Command {
 			}
 			a.store().SeeDestinations(gatewayKey(client), page.Data...)
 			if asJSON {
-				return a.json(page.Raw)
+				return a.jsonLines(page.Data)
 			}
 			printDestinations(a.out, page.Data, page.TotalCount, offset)
 			return nil
@@ -93,16 +95,39 @@ func (a *app) destList() *cobra.Command {
 	f.IntVar(&offset, "offset", 0, "records to skip (at least 0)")
 	f.IntVar(&limit, "limit", 0, "page size, 1 to 100 (default: the server's; 100 with --all)")
 	f.BoolVar(&all, "all", false, "walk every page")
-	f.BoolVar(&asJSON, "json", false, "print what the server sent (with --all: every destination, as sent, in one data array)")
+	f.BoolVar(&asJSON, "json", false, "one JSON object per line, each destination as the server sent it (as every list command prints)")
 	return c
 }
 
+// jsonLines prints destinations as every list command prints its items:
+// one JSON object per line, as the server sent it.
+func (a *app) jsonLines(ds []api.Destination) error {
+	for _, d := range ds {
+		raw := d.Raw
+		if len(raw) == 0 {
+			raw = encodeJSON(d)
+		}
+		if err := a.json(raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func printDestinations(w io.Writer, ds []api.Destination, total, offset int) {
+	if len(ds) == 0 {
+		if offset > 0 {
+			fmt.Fprintf(w, "no destinations at offset %d (%d in all)\n", offset, total)
+		} else {
+			fmt.Fprintln(w, "no destinations")
+		}
+		return
+	}
 	t := newTable(w)
 	t.row("NAME", "TYPE", "ENABLED", "SAMPLING", "REGIONS", "PRIVACY", "KEYS", "UPDATED", "ID")
 	now := time.Now()
 	for _, d := range ds {
-		t.row(oneLine(d.DisplayName()), oneLine(d.Type), yesNo(d.Enabled), format.Percent(d.SamplingRate),
+		t.row(oneLine(d.DisplayName()), oneLine(d.Type), onOff(d.Enabled), format.Percent(d.SamplingRate),
 			oneLine(strings.Join(d.Regions, ",")), onOff(d.PrivacyMode), keysText(d.APIKeyHashes), oneLine(updatedAge(d.UpdatedAt, now)), oneLine(d.ID))
 	}
 	t.flush()
@@ -161,19 +186,7 @@ func printDestination(w io.Writer, d *api.Destination) {
 	t.flush()
 }
 
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
+func onOff(b bool) string { return format.OnOff(b) }
 
 // boolFlag is a tri-state bool flag: unset, true or false.
 type boolFlag struct{ v *bool }
@@ -205,7 +218,12 @@ func boolFlags(c *cobra.Command, create bool) map[string]*boolFlag {
 		}
 		bf := &boolFlag{}
 		out[f.Name] = bf
-		c.Flags().Var(bf, f.Flag, f.About+" (--"+f.Flag+"=false to turn off)")
+		about := f.About + " (--" + f.Flag + "=false to turn off)"
+		if create {
+			defaults := api.NewDestinationDefaults()
+			about = f.About + " (default " + onOff(f.Get(&defaults)) + "; --" + f.Flag + "=false turns it off)"
+		}
+		c.Flags().Var(bf, f.Flag, about)
 		c.Flags().Lookup(f.Flag).NoOptDefVal = "true"
 	}
 	return out
@@ -264,7 +282,12 @@ func (cf *configFlags) read(a *app) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg[k] = v
+		// a value that starts with { or [ is JSON, as in the dashboard's form
+		val, err := api.ParseMemberValue(k, v, nil)
+		if err != nil {
+			return nil, err
+		}
+		cfg[k] = val
 	}
 	for _, kv := range cf.fromEnv {
 		k, name, err := api.ParseAssignment("--set-from-env", kv)
@@ -280,7 +303,7 @@ func (cf *configFlags) read(a *app) (map[string]any, error) {
 	if cf.fromStdin != "" {
 		line, err := bufio.NewReader(a.io.In).ReadString('\n')
 		if err != nil && err != io.EOF {
-			return nil, inputErrorf("--set-from-stdin: %v", err)
+			return nil, inputErrorf("--set-from-stdin: cannot read stdin: %s", present.Plain(err))
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
@@ -299,7 +322,7 @@ func (cf *configFlags) read(a *app) (map[string]any, error) {
 func (a *app) destCreate() *cobra.Command {
 	var (
 		typ, name, sampling, hashes, rulesFile, workspace string
-		asJSON, dryRun, readOnly                          bool
+		asJSON, dryRun                                    bool
 		cf                                                configFlags
 		bools                                             map[string]*boolFlag
 	)
@@ -310,7 +333,10 @@ func (a *app) destCreate() *cobra.Command {
 anything is sent, and every missing one is named. Secrets can come from the
 environment (--set-from-env apiKey=DD_API_KEY) or from stdin
 (--set-from-stdin secretKey) so that they stay out of shell history. A type
-gwdash does not know is sent as given (--set for each member).
+gwdash does not know is sent as given (--set for each member). Every switch
+is sent: a new destination is enabled unless --enabled=off, as in the
+dashboard. A webhook's url must be http(s) with a host, and its headers a
+JSON object of strings (--set 'headers={"X-Team":"infra"}').
 
 Types: ` + typeList(),
 		Args: cobra.NoArgs,
@@ -341,9 +367,16 @@ Types: ` + typeList(),
 				}
 				d.FilterRules = fr.Get()
 			}
+			// Every switch is sent, given or not: a new destination
+			// starts as it does in the dashboard (api.NewDestinationDefaults).
+			defaults := api.NewDestinationDefaults()
 			for _, f := range api.DestinationBools {
-				if bf := bools[f.Name]; bf != nil && bf.v != nil {
-					f.Create(&d, bf.v)
+				if bf := bools[f.Name]; bf != nil {
+					v := f.Get(&defaults)
+					if bf.v != nil {
+						v = *bf.v
+					}
+					f.Create(&d, &v)
 				}
 			}
 			if err := d.Validate(); err != nil {
@@ -357,8 +390,8 @@ Types: ` + typeList(),
 			if err != nil {
 				return err
 			}
-			if cfgr.ReadOnly || readOnly {
-				return inputErrorf("read-only: dest create is disabled (--read-only or read_only = true)")
+			if err := refuseWrite(cfgr, present.WriteDestCreate); err != nil {
+				return err
 			}
 			if d.WorkspaceID == "" {
 				d.WorkspaceID = cfgr.WorkspaceID
@@ -386,7 +419,6 @@ Types: ` + typeList(),
 	f.StringVar(&workspace, "workspace", "", "workspace id (UUID); default: the configured workspace_id, else the key's default")
 	f.BoolVar(&dryRun, "dry-run", false, "print the body (secrets masked) and send nothing")
 	f.BoolVar(&asJSON, "json", false, "print the created destination exactly as the server sent it")
-	f.BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
 	cf.register(c)
 	return c
 }
@@ -420,7 +452,7 @@ func maskSecrets(body []byte, typ string) []byte {
 func (a *app) destUpdate() *cobra.Command {
 	var (
 		name, sampling, regions, hashes, rulesFile string
-		allKeys, dryRun, asJSON, readOnly, force   bool
+		allKeys, dryRun, asJSON, force             bool
 		cf                                         configFlags
 		flags                                      map[string]*boolFlag
 	)
@@ -495,8 +527,8 @@ edited it), the update is refused with the differences, unless --force.`,
 			if err != nil {
 				return err
 			}
-			if cfgr.ReadOnly || readOnly {
-				return inputErrorf("read-only: dest update is disabled (--read-only or read_only = true); --dry-run shows the body")
+			if err := refuseWrite(cfgr, present.WriteDestUpdate); err != nil {
+				return err
 			}
 			if !force {
 				if err := a.checkUnchanged(c, client, args[0], p); err != nil {
@@ -525,7 +557,6 @@ edited it), the update is refused with the differences, unless --force.`,
 	f.StringVar(&rulesFile, "filter-rules", "", `JSON file of filter rules, or "null" to clear them`)
 	f.BoolVar(&dryRun, "dry-run", false, "print the PATCH body and send nothing")
 	f.BoolVar(&asJSON, "json", false, "print the updated destination exactly as the server sent it")
-	f.BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
 	f.BoolVar(&force, "force", false, "apply even if the destination changed on the server since it was last seen here")
 	cf.register(c)
 	return c
@@ -539,9 +570,12 @@ func (a *app) checkUnchanged(c *cobra.Command, client *api.Client, id string, p 
 	if !ok {
 		return nil // never seen here: nothing to compare with
 	}
-	now, err := client.GetDestination(c.Context(), id)
+	now, err := a.readAgain(c, client, id, seen.WorkspaceID)
 	if err != nil {
 		return err
+	}
+	if now == nil {
+		return nil // no way to read it again: said on stderr, and the update goes on
 	}
 	if len(api.DiffDestinations(seen, now)) == 0 {
 		return nil
@@ -559,8 +593,30 @@ func (a *app) checkUnchanged(c *cobra.Command, client *api.Client, id string, p 
 	return &exitError{code: ExitFailure, msg: "the destination changed on the server since it was last seen here (above): run dest get to see it, then update again, or --force to apply on top"}
 }
 
+// readAgain reads a destination again before a change. A server that
+// offers no GET of one destination (404 or 405 there: the contract's four
+// operations are all a server must offer) is read through its list; when
+// that fails too, stderr says the conflict check is not available and
+// nil, nil lets the update go on.
+func (a *app) readAgain(c *cobra.Command, client *api.Client, id, workspace string) (*api.Destination, error) {
+	now, err := client.GetDestination(c.Context(), id)
+	if s := api.StatusOf(err); err == nil || s != http.StatusNotFound && s != http.StatusMethodNotAllowed {
+		return now, err
+	}
+	for d, lerr := range client.AllDestinations(c.Context(), workspace, 100) {
+		if lerr != nil {
+			break
+		}
+		if d.ID == id {
+			return &d, nil
+		}
+	}
+	fmt.Fprintln(a.errw, "gwdash: note: the conflict check is not available (the server does not return this destination on its own or in its list); updating without it")
+	return nil, nil
+}
+
 func (a *app) destDelete() *cobra.Command {
-	var yes, readOnly bool
+	var yes bool
 	c := &cobra.Command{
 		Use:   "delete ID",
 		Short: "Delete a destination (it stops receiving generations)",
@@ -575,8 +631,8 @@ refuses unless --yes.`,
 			if err != nil {
 				return err
 			}
-			if cfg.ReadOnly || readOnly {
-				return inputErrorf("read-only: dest delete is disabled (--read-only or read_only = true)")
+			if err := refuseWrite(cfg, present.WriteDestDelete); err != nil {
+				return err
 			}
 			if !yes {
 				if err := a.confirm("delete destination "+args[0]+"?", "--yes"); err != nil {
@@ -592,7 +648,6 @@ refuses unless --yes.`,
 		},
 	}
 	c.Flags().BoolVar(&yes, "yes", false, "do not ask")
-	c.Flags().BoolVar(&readOnly, "read-only", false, "refuse to change anything (as read_only = true)")
 	return c
 }
 
@@ -602,13 +657,13 @@ func (a *app) readFilterRules(name string) (api.Nullable[*api.FilterRules], erro
 	}
 	b, err := os.ReadFile(name)
 	if err != nil {
-		return api.Nullable[*api.FilterRules]{}, inputErrorf("--filter-rules: %v", err)
+		return api.Nullable[*api.FilterRules]{}, inputErrorf("--filter-rules: %s", present.Plain(err))
 	}
 	var fr api.FilterRules
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fr); err != nil {
-		return api.Nullable[*api.FilterRules]{}, inputErrorf("--filter-rules %s: %v", name, err)
+		return api.Nullable[*api.FilterRules]{}, inputErrorf("--filter-rules %s: %s (want {\"enabled\": true, \"groups\": [...]}, or null)", name, present.Plain(err))
 	}
 	return api.Value(&fr), nil
 }

@@ -189,7 +189,7 @@ func TestModelsKeyGeneration(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	r.must(t, 0, []string{"provider", "OpenAI", "total cost", "native tokens", "streamed", "yes"}, nil)
+	r.must(t, 0, []string{"provider", "OpenAI", "total cost", "native tokens", "streamed", " on"}, nil)
 	h.run("", "generation", gen, "--json").must(t, 0, []string{`"id":"` + gen + `"`}, nil)
 	h.run("", "generation", "gen-nope").must(t, 1, nil, []string{"404"})
 	// The key is never printed.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/config"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -208,7 +209,7 @@ func describe(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "timed out"
 	}
-	return oneLine(err.Error())
+	return oneLine(present.Plain(err))
 }
 
 // oneLine keeps an error on one line.
@@ -241,19 +242,48 @@ embedded gateway with realistic data and no account.`,
 	pf.StringVar(&a.flags.Profile, "profile", "", "config profile (env GWDASH_PROFILE)")
 	pf.StringVar(&a.flags.ConfigPath, "config", "", "config file (env GWDASH_CONFIG)")
 	pf.BoolVar(&a.flags.Insecure, "insecure", false, "allow a plain-http base URL to a non-loopback host")
+	pf.BoolVar(&a.flags.ReadOnly, "read-only", false, "refuse every change (batch submit and delete, destination create, update, toggle and delete), as read_only = true")
 	pf.StringVar(&a.logPath, "log", "", "write a debug log (never keys) to this file")
 	f := root.Flags()
 	f.StringVar(&a.view, "view", "batches", "view to open: batches, playground or destinations")
 	f.StringVar(&a.batchID, "batch", "", "batch id to open in the batch view")
 	f.StringVar(&a.model, "model", "", "model for the playground (<provider>/<model>)")
-	f.BoolVar(&a.flags.ReadOnly, "read-only", false, "disable every change to destinations")
 	f.StringVar(&a.flags.Workspace, "workspace", "", "workspace id for destinations (env GWDASH_WORKSPACE)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &inputError{msg: err.Error() + " (see --help)"} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &inputError{msg: flagProblem(err) + " (see --help)"} })
 	root.AddCommand(a.batchCommand(), a.respondCommand(), a.destCommand(), a.modelsCommand(), a.keyCommand(), a.creditsCommand(), a.generationCommand(),
 		a.demoCommand(), a.configCommand(), a.versionCommand())
 	pf.Int64Var(&a.flags.MaxBodyMB, "max-body-mb", 0, "largest answer gwdash reads, in MiB (default 512; a 100k-result batch is ~110)")
 	root.SetHelpCommand(&cobra.Command{Hidden: true})
+	// The completion scripts are written where output goes: set before the
+	// completion command is made (it keeps the writer it sees then).
+	root.SetOut(a.out)
+	root.SetErr(a.errw)
+	completionShells(root)
 	return root
+}
+
+// completionShells makes "completion" without a shell it knows (tcsh, a
+// typo, nothing) exit 2 naming the shells, instead of printing its help
+// and exiting 0.
+func completionShells(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sub := range c.Commands() {
+			shells = append(shells, sub.Name())
+		}
+		list := strings.Join(shells, ", ")
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return inputErrorf("completion needs a shell: one of %s", list)
+			}
+			return inputErrorf("completion %q: not a shell gwdash completes; use one of %s", args[0], list)
+		}
+	}
 }
 
 // client resolves the configuration and builds the API client. needKey
@@ -280,6 +310,16 @@ func (a *app) client(requireAPIKey bool) (*config.Resolved, *api.Client, error) 
 	return cfg, c, nil
 }
 
+// refuseWrite refuses the change what, before anything is sent, when the
+// session is read-only (--read-only or read_only = true): the rule and
+// its words are present.RefuseWrite, shared with the dashboard.
+func refuseWrite(cfg *config.Resolved, what string) error {
+	if err := present.RefuseWrite(cfg.ReadOnly, what); err != nil {
+		return &inputError{msg: err.Error()}
+	}
+	return nil
+}
+
 // managementClient is client for destination commands: without a
 // management key they are refused before any request (the API key is
 // never sent to a destination endpoint).
@@ -304,4 +344,19 @@ func (a *app) versionCommand() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// flagProblem words a refused flag value without the parser's own text
+// ("strconv.ParseInt: parsing ..."): the flag, the value and the rule.
+func flagProblem(err error) string {
+	msg := err.Error()
+	var bad interface {
+		GetValue() string
+		Unwrap() error
+	}
+	if errors.As(err, &bad) && bad.Unwrap() != nil {
+		cause := bad.Unwrap()
+		return strings.Replace(msg, ": "+cause.Error(), ": "+present.Plain(cause), 1)
+	}
+	return msg
 }

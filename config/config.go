@@ -99,6 +99,9 @@ type Resolved struct {
 	// "default".
 	Sources  map[string]string
 	Warnings []string
+	// BaseURLRefused is why every request would refuse the base URL
+	// (only with Inputs.Inspect; "" when it is fine).
+	BaseURLRefused string
 }
 
 // Env reads an environment variable.
@@ -110,6 +113,10 @@ type Inputs struct {
 	Env   Env
 	// RunKeyCommand runs a *_cmd setting; nil means sh -c with a timeout.
 	RunKeyCommand func(ctx context.Context, command string) (string, error)
+	// Inspect resolves for showing (config show): a base URL every
+	// request would refuse is kept, and the refusal put in
+	// Resolved.BaseURLRefused, instead of failing.
+	Inspect bool
 }
 
 // ConfigError is a setting refused before any request is sent.
@@ -348,7 +355,10 @@ func Load(in Inputs) (*Resolved, error) {
 	}
 	if r.BaseURL != "" {
 		if err := CheckBaseURL(r.BaseURL, r.Insecure); err != nil {
-			return nil, err
+			if !in.Inspect {
+				return nil, err
+			}
+			r.BaseURLRefused = err.Error()
 		}
 	}
 	return r, nil

@@ -75,6 +75,8 @@ type Model struct {
 	balance   *api.Credits // the organisation's (management key)
 	ticking   bool
 	quitting  bool
+	// quitAsk is "quit and lose it?" while open (app_quit.go).
+	quitAsk *confirmPrompt
 }
 
 type clearNoticeMsg struct{ seq int }
@@ -98,7 +100,7 @@ func New(opts Options) Model {
 		r = lipgloss.DefaultRenderer()
 		r.SetHasDarkBackground(opts.DarkBackground)
 	}
-	c := &common{opts: opts, client: opts.Client, styles: NewStyles(DefaultTheme(), r), keys: DefaultGlobalKeys(),
+	c := &common{opts: opts, client: guardWrites(opts.Client, opts.ReadOnly), styles: NewStyles(DefaultTheme(), r), keys: DefaultGlobalKeys(),
 		width: 80, height: 24, ctx: ctx, cancel: cancel, record: opts.Record,
 		submitted: map[string]time.Time{}}
 	if c.client != nil {
@@ -251,8 +253,8 @@ func ageStep(age time.Duration) time.Duration {
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	g := m.c.keys
-	if key.Matches(msg, g.ForceQuit) {
-		return m.quit()
+	if next, cmd, done := m.quitHook(msg); done { // q, ctrl+c and unsaved work: app_quit.go
+		return next, cmd
 	}
 	v := m.views[m.active]
 	if m.helpOpen {
@@ -272,8 +274,6 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if !v.Typing() {
 		switch {
-		case key.Matches(msg, g.Quit):
-			return m.quit()
 		case key.Matches(msg, g.Help):
 			m.helpOpen, m.helpNav = true, listNav{}
 			m.layoutHelp()
@@ -345,6 +345,9 @@ func (m Model) View() string {
 		body = m.fullHelp()
 	} else {
 		body = m.views[m.active].View()
+	}
+	if m.quitAsk != nil {
+		body = m.quitAsk.view(m.c.styles) + "\n" + body
 	}
 	parts := []string{m.header(), fitBlock(body, w, m.bodyHeight()), m.statusBar()}
 	if m.showHelpBar() {

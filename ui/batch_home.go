@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
@@ -376,6 +377,9 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if r == nil {
 			return say("no batch is selected: nothing to delete")
 		}
+		if cmd := v.c.refuseWrite(present.WriteBatchDelete); cmd != nil {
+			return cmd
+		}
 		if !r.b.Status.Settled() {
 			return say("batch " + textsafe.Line(r.b.ID) + " is " + statusWord(r.b.Status) + ": only a settled batch (completed, failed, expired, cancelled) can be deleted")
 		}
@@ -383,6 +387,9 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 			format.Plural(r.b.RequestCounts.Total, "request", "requests")), r.b.ID)
 		return nil
 	case key.Matches(msg, k.Submit):
+		if cmd := v.c.refuseWrite(present.WriteBatchSubmit); cmd != nil {
+			return cmd
+		}
 		v.submit = newSubmitDialog(v.c)
 		return v.submit.path.focus()
 	}

@@ -224,7 +224,7 @@ func usageRows(u *api.BatchUsage) [][2]string {
 		rows = append(rows, [2]string{"reasoning", format.Int(*d.ReasoningTokens)})
 	}
 	if u.IsBYOK != nil {
-		rows = append(rows, [2]string{"BYOK", map[bool]string{true: "yes", false: "no"}[*u.IsBYOK]})
+		rows = append(rows, [2]string{"BYOK", format.OnOff(*u.IsBYOK)})
 	}
 	if u.ServiceTier != nil {
 		rows = append(rows, [2]string{"tier", textsafe.Line(*u.ServiceTier)})

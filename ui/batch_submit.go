@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
@@ -55,6 +56,8 @@ type submitDialog struct {
 	checking bool
 	sending  bool
 	fieldErr map[submitRow]string
+	// model0 is the model offered when the dialog opened.
+	model0 string
 }
 
 func newSubmitDialog(c *common) *submitDialog {
@@ -63,7 +66,7 @@ func newSubmitDialog(c *common) *submitDialog {
 		model = ms[0]
 	}
 	d := &submitDialog{c: c, keys: DefaultSubmitKeys(), path: newPathInput("file › ", ""), model: newInput("model › ", "<provider>/<model>", 200, model),
-		fieldErr: map[submitRow]string{}}
+		fieldErr: map[submitRow]string{}, model0: model}
 	d.setSize(c.width, c.height)
 	return d
 }
@@ -154,7 +157,11 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 	switch d.row {
 	case submitPath:
 		if key.Matches(msg, k.Check) {
-			return tea.Batch(d.check(), d.focus(submitEndpoint))
+			check := d.check()
+			if check == nil { // refused at once: the focus stays on the path
+				return nil
+			}
+			return tea.Batch(check, d.focus(submitEndpoint))
 		}
 		if key.Matches(msg, k.Complete) {
 			if strings.TrimSpace(d.path.input.Value()) != "" && len(d.path.candidates) == 1 {
@@ -190,7 +197,12 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 func (v *batchesView) sendSubmit() tea.Cmd {
 	d := v.submit
 	if d.problems() {
-		return fail("not submitted: fix what is marked")
+		// the focus goes to the first field that is wrong
+		for _, r := range []submitRow{submitPath, submitEndpoint, submitModel} {
+			if d.fieldErr[r] != "" {
+				return tea.Batch(d.focus(r), fail("not submitted: fix what is marked"))
+			}
+		}
 	}
 	d.sending = true
 	client, ctx := v.c.client, v.c.ctx
@@ -211,11 +223,23 @@ func (v *batchesView) onSubmit(msg tea.Msg) tea.Cmd {
 		d.checking = false
 		d.checked = &msg
 		delete(d.fieldErr, submitPath)
+		if msg.err != nil || len(msg.errs) > 0 {
+			d.fieldErr[submitPath] = "the file has problems (below)"
+			return d.focus(submitPath) // back to the field that is wrong
+		}
 		return nil
 	case submittedMsg:
 		d.sending = false
 		if msg.err != nil {
-			return fail("not submitted: " + describeErr(msg.err))
+			// the focus goes to the field the server refused: the model
+			// when its message names it, else the file
+			row := submitPath
+			var ae *api.APIError
+			if asErr(msg.err, &ae) && strings.Contains(strings.ToLower(ae.Message), "model") {
+				row = submitModel
+			}
+			d.fieldErr[row] = "refused by the server (see the status line)"
+			return tea.Batch(d.focus(row), fail("not submitted: "+describeErr(msg.err)))
 		}
 		now := v.c.now()
 		rb := record.FromAPI(msg.batch, now)
@@ -261,7 +285,7 @@ func (d *submitDialog) view(s Styles) string {
 	case c == nil:
 		lines = append(lines, s.Muted.Render("enter on the file reads and checks it"))
 	case c.err != nil:
-		lines = append(lines, s.Error.Render("cannot read "+textsafe.Line(c.path)+": "+textsafe.Line(c.err.Error())))
+		lines = append(lines, s.Error.Render("cannot read the file: "+textsafe.Line(present.Plain(c.err))))
 	case len(c.errs) > 0:
 		lines = append(lines, s.Error.Render(format.Plural(len(c.errs), "problem", "problems")+" in "+textsafe.Line(c.path)+" (nothing is sent until they are fixed):"))
 		room := max(1, d.h-len(lines)-2)
@@ -279,4 +303,18 @@ func (d *submitDialog) view(s Styles) string {
 		lines = append(lines, s.Busy.Render("submitting…"))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ---- WORK KEPT NOWHERE ----
+
+// Dialog reports the submit form or a y/N open on the home: q is then
+// the home's key, never the shell's quit.
+func (v *batchesView) Dialog() bool { return v.open == nil && (v.submit != nil || v.confirm != nil) }
+
+// Unsaved says what quitting would lose: a submit form filled in.
+func (v *batchesView) Unsaved() string {
+	if d := v.submit; d != nil && !d.sending && (strings.TrimSpace(d.path.input.Value()) != "" || d.model.Value() != d.model0 || d.endpoint != 0) {
+		return "a batch not submitted yet"
+	}
+	return ""
 }

@@ -280,14 +280,14 @@ func TestSubmitFromTheHome(t *testing.T) {
 	u.screen("Submit a batch")
 	u.runes(bad)
 	u.key(tea.KeyEnter)
-	u.screen("2 problems", "line 2: not a JSON object", "line 3: custom_id \"a\" repeats line 1")
+	u.screen("2 problems", "line 2: not valid JSON", "line 3: custom_id \"a\" repeats line 1")
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("the file has problems")
 	if n := len(srv.RequestsTo("POST", "/api/v1/batches")); n != 0 {
 		t.Fatalf("a bad file was sent (%d POSTs)", n)
 	}
 	// The good file: checked, then submitted, then watched.
-	u.key(tea.KeyUp) // from the endpoint, where checking moved the focus
+	// a file with problems brings the focus back to the path
 	u.until("path field", func(m Model) bool { return homeOf(m).submit != nil && homeOf(m).submit.row == submitPath })
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	u.until("path cleared", func(m Model) bool { return homeOf(m).submit.path.input.Value() == "" })

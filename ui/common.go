@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
@@ -232,5 +233,5 @@ func describeErr(err error) string {
 	if err == context.Canceled {
 		return "stopped"
 	}
-	return textsafe.Line(err.Error())
+	return textsafe.Line(present.Plain(err)) // in the user's words, never Go's
 }

@@ -108,6 +108,9 @@ func (e *destEditor) build() api.FieldErrors {
 	}
 	// An update sends only what changed.
 	o := e.orig
+	if o.Type == "webhook" { // what is typed is checked as a create checks it
+		errs = append(errs, api.CheckWebhookConfig(cfg)...)
+	}
 	var p api.DestinationPatch
 	if v := get("name").value(); f.changed("name") && v != derefS(o.Name) {
 		p.Name = &v
@@ -176,10 +179,12 @@ func derefS(p *string) string {
 
 // applyServerError puts a 400's message next to the field it names.
 func (e *destEditor) applyServerError(msg string) bool {
-	for _, fl := range e.form.fields {
+	for i, fl := range e.form.fields {
 		member := strings.TrimPrefix(fl.name, "config.")
 		if strings.Contains(msg, fl.name) || strings.HasPrefix(fl.name, "config.") && strings.Contains(msg, member) {
 			fl.err = textsafe.Line(msg)
+			e.form.idx = i // the focus goes to the field the server refused
+			e.form.focus()
 			return true
 		}
 	}

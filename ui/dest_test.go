@@ -190,7 +190,9 @@ func TestDestReadOnlySendsNothing(t *testing.T) {
 	u := start(t, Options{Client: c, View: "destinations", ReadOnly: true}, 120, 30)
 	u.screen("read-only", "prod-langfuse")
 	u.space()
-	u.until("refused", func(m Model) bool { return strings.Contains(m.notice, "read-only: changes are disabled") })
+	u.until("refused", func(m Model) bool {
+		return strings.Contains(m.notice, "read-only: enabling or disabling a destination is disabled")
+	})
 	u.key(tea.KeyEnter)
 	u.until("editor", editorIn(stageForm))
 	u.runes("typed")

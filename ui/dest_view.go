@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
@@ -224,7 +225,7 @@ func (v *destView) selected() *api.Destination {
 }
 
 func (v *destView) readOnlyWhy() tea.Cmd {
-	return say("read-only: changes are disabled (--read-only or read_only = true)")
+	return v.c.refuseWrite(present.WriteDestUpdate)
 }
 
 func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
@@ -284,7 +285,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return say("esc: nothing to go back to here (q quits)")
 	case key.Matches(msg, k.New):
 		if v.c.opts.ReadOnly {
-			return v.readOnlyWhy()
+			return v.c.refuseWrite(present.WriteDestCreate)
 		}
 		v.types = newTypePicker()
 		v.types.nav.setHeight(max(1, v.h-3))
@@ -300,7 +301,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Toggle):
 		if v.c.opts.ReadOnly {
-			return v.readOnlyWhy()
+			return v.c.refuseWrite(present.WriteDestToggle)
 		}
 		if v.inflight[d.ID] {
 			return say("a change to this destination is still being saved")
@@ -315,7 +316,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		v.editor.setSize(v.w, v.h)
 	case key.Matches(msg, k.Delete):
 		if v.c.opts.ReadOnly {
-			return v.readOnlyWhy()
+			return v.c.refuseWrite(present.WriteDestDelete)
 		}
 		v.confirm = newTypedConfirm("delete '"+d.DisplayName()+"'? It stops receiving generations. Type its name to confirm:", confirmWord(d), d.ID)
 		return v.confirm.input.Focus()

@@ -156,6 +156,9 @@ func (u *ui) space() { u.tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' 
 
 func (u *ui) quit() Model {
 	u.t.Helper()
+	// With work kept nowhere the first ctrl+c asks and the second quits;
+	// without, the first quits and the second finds the program ended.
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	fm := u.tm.FinalModel(u.t, teatest.WithFinalTimeout(20*time.Second))
 	return fm.(probed).Model

@@ -358,6 +358,15 @@ func DefaultFormKeys() FormKeys {
 	}
 }
 
+// DefaultSettingsKeys returns the playground settings' key map: a form
+// whose ctrl+s keeps the settings (only when every field is valid).
+func DefaultSettingsKeys() FormKeys {
+	k := DefaultFormKeys()
+	k.Save = bind([]string{"ctrl+s"}, "ctrl+s", "keep settings")
+	k.Back = bind([]string{"esc"}, "esc", "close (asks if changed)")
+	return k
+}
+
 // ShortHelp implements help.KeyMap.
 func (k FormKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Toggle, k.Save, k.Back} }
 

@@ -10,6 +10,7 @@ package ui
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -19,6 +20,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -65,10 +67,12 @@ type playground struct {
 	md        *markdown
 	rendering bool
 	insist    bool // enter again sends despite unsupported settings
-	// confirm asks before a new chat drops turns not saved; savedTurns
-	// is how many turns the last save held.
+	// confirm asks before work kept nowhere is dropped (its tag says
+	// what yes does); savedTurns is how many turns the last save held,
+	// savedCmp the first compared answer of the last comparison saved.
 	confirm    *confirmPrompt
 	savedTurns int
+	savedCmp   *turn
 }
 
 func newPlayground(c *common) *playground {
@@ -193,10 +197,12 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case savedMsg:
 		if msg.err != nil {
-			return fail("save failed: " + msg.err.Error())
+			return fail("save failed: " + present.Plain(msg.err))
 		}
 		if msg.what == "conversation" {
 			p.savedTurns = msg.turns
+		} else {
+			p.savedCmp = msg.first
 		}
 		return say(msg.what + " saved to " + msg.path)
 	case pathCompletedMsg:
@@ -217,16 +223,7 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		return p.stopAll()
 	}
 	if p.confirm != nil {
-		_, done, yes := p.confirm.key(msg)
-		if !done {
-			return nil
-		}
-		p.confirm = nil
-		if !yes {
-			return say("the conversation is kept")
-		}
-		p.newChat()
-		return say("new conversation")
+		return p.confirmKey(msg)
 	}
 	switch p.mode {
 	case playTyping:
@@ -235,6 +232,9 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 			p.setMode(playNav)
 			return nil
 		case key.Matches(msg, k.Send):
+			if p.cmp != nil && p.unsavedCompared() && strings.TrimSpace(p.prompt.Value()) != "" && !p.running() {
+				return p.ask(askSend, "send a new prompt to the compared models? Their answers are not saved (w saves)")
+			}
 			return p.send()
 		}
 		var cmd tea.Cmd
@@ -244,7 +244,13 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	case playPicker:
 		return p.onPickerKey(msg)
 	case playSettings:
-		if key.Matches(msg, p.settings.keys.Back) || key.Matches(msg, p.settings.keys.Save) {
+		switch {
+		case key.Matches(msg, p.settings.keys.Save):
+			return p.keepSettings()
+		case key.Matches(msg, p.settings.keys.Back):
+			if p.settings.edited() {
+				return p.ask(askSettings, "discard the changed settings?")
+			}
 			p.setMode(playNav)
 			return nil
 		}
@@ -269,6 +275,9 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	// Reading the transcript (or the compare panes).
 	if p.cmp != nil {
+		if key.Matches(msg, k.EndEarly) && !p.running() && p.unsavedCompared() {
+			return p.ask(askLeaveCompare, "leave compare mode? The compared answers are not saved (w saves)")
+		}
 		if cmd, ok := p.compareKey(msg); ok {
 			return cmd
 		}
@@ -279,20 +288,26 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		p.setMode(playTyping)
 		return p.prompt.Focus()
 	case key.Matches(msg, k.Model):
+		if p.cmp != nil && p.unsavedCompared() {
+			return p.ask(askModel, "pick one model and leave compare mode? The compared answers are not saved (w saves)")
+		}
 		return p.openPicker(false)
 	case key.Matches(msg, k.Compare):
+		if p.unsavedCompared() {
+			return p.ask(askCompare, "start a new compare? The compared answers are not saved (w saves)")
+		}
 		return p.openPicker(true)
 	case key.Matches(msg, k.Settings):
 		p.setMode(playSettings)
+		p.settings.base = p.settings.snapshot() // esc asks before dropping changes from here
 		p.checkSettings()
 		return nil
 	case key.Matches(msg, k.NewChat):
 		if p.running() {
 			return say("an answer is still streaming: esc stops it first")
 		}
-		if n := len(p.turns) - p.savedTurns; n > 0 {
-			p.confirm = newConfirm("start a new chat? "+format.Plural(n, "answer is", "answers are")+" not saved (w saves)", "")
-			return nil
+		if lost := p.unsavedAnswers(); lost != "" {
+			return p.ask(askNewChat, "start a new chat? "+lost)
 		}
 		p.newChat()
 		return say("new conversation")
@@ -447,6 +462,25 @@ func (p *playground) Help() string {
 	return "reading the transcript"
 }
 
+// Dialog reports a field, a picker, the settings, saving or a y/N open:
+// q is then the playground's key, never the shell's quit.
+func (p *playground) Dialog() bool { return p.mode != playNav || p.confirm != nil }
+
+// Unsaved says what quitting would lose (see unsavedAnswers).
+func (p *playground) Unsaved() string {
+	var parts []string
+	if s := p.unsavedAnswers(); s != "" {
+		parts = append(parts, s)
+	}
+	if p.mode == playSettings && p.settings.edited() {
+		parts = append(parts, "changed settings not kept (ctrl+s keeps them)")
+	}
+	if strings.TrimSpace(p.prompt.Value()) != "" {
+		parts = append(parts, "a prompt not sent")
+	}
+	return strings.Join(parts, "; ")
+}
+
 func (p *playground) Typing() bool {
 	switch p.mode {
 	case playTyping, playPicker, playSaving:
@@ -465,3 +499,91 @@ func (p *playground) Busy() string {
 }
 
 func (p *playground) Updated() time.Time { return time.Time{} }
+
+// ---- WORK KEPT NOWHERE ----
+
+// What a yes to the playground's question does.
+const (
+	askNewChat      = "new chat"
+	askCompare      = "new compare"
+	askModel        = "pick a model"
+	askLeaveCompare = "leave compare"
+	askSend         = "send over the compared answers"
+	askSettings     = "discard settings"
+)
+
+// ask opens a y/N question; the tag says what yes does.
+func (p *playground) ask(tag, question string) tea.Cmd {
+	p.confirm = newConfirm(question, tag)
+	return nil
+}
+
+func (p *playground) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	_, done, yes := p.confirm.key(msg)
+	if !done {
+		return nil
+	}
+	tag := p.confirm.tag
+	p.confirm = nil
+	if !yes {
+		if tag == askSettings {
+			return say("still editing the settings: ctrl+s keeps them")
+		}
+		return say("nothing dropped: w saves the answers")
+	}
+	switch tag {
+	case askNewChat:
+		p.newChat()
+		return say("new conversation")
+	case askCompare:
+		p.savedCmp = nil
+		return p.openPicker(true)
+	case askModel:
+		return p.openPicker(false)
+	case askLeaveCompare:
+		p.cmp = nil
+		return say("compare mode left: back to " + textsafe.Line(p.model))
+	case askSend:
+		return p.send()
+	case askSettings:
+		p.settings.reset()
+		p.checkSettings()
+		p.setMode(playNav)
+		return say("settings unchanged")
+	}
+	return nil
+}
+
+// unsavedAnswers says which answers are kept nowhere: not saved with w
+// (and not in any other record of them). It is the one predicate asked
+// before a new chat, a new compare and quitting; "" when all are kept.
+func (p *playground) unsavedAnswers() string {
+	var parts []string
+	if n := len(p.turns) - p.savedTurns; n > 0 {
+		parts = append(parts, format.Plural(n, "answer is", "answers are")+" not saved (w saves)")
+	}
+	if p.unsavedCompared() {
+		parts = append(parts, "the compared answers are not saved (w saves)")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// unsavedCompared reports compared answers kept nowhere.
+func (p *playground) unsavedCompared() bool {
+	if p.cmp == nil || len(p.cmp.panes) == 0 || p.cmp.panes[0].turn == nil {
+		return false
+	}
+	return p.cmp.panes[0].turn != p.savedCmp
+}
+
+// keepSettings leaves the settings only when every field is valid; each
+// error is shown beside its field, and the focus goes to the first.
+func (p *playground) keepSettings() tea.Cmd {
+	var req api.ResponseRequest
+	if _, errs := applySettings(p.settings, &req, p.selectedModel()); len(errs) > 0 {
+		return fail("settings not kept: " + p.settings.errorSummary())
+	}
+	p.settings.base = p.settings.snapshot()
+	p.setMode(playNav)
+	return sayFixed("settings kept")
+}

@@ -17,7 +17,8 @@ import (
 type savedMsg struct {
 	what  string
 	path  string
-	turns int // the conversation's turns saved
+	turns int   // the conversation's turns saved
+	first *turn // the first compared answer saved (a comparison)
 	err   error
 }
 
@@ -84,8 +85,10 @@ func (p *playground) saveTo(path string) tea.Cmd {
 		out.Gateway = p.c.client.Host()
 	}
 	what := "conversation"
+	var first *turn
 	if p.cmp != nil {
 		what = "comparison"
+		first = p.cmp.panes[0].turn
 		out.Prompt = p.cmp.prompt
 		for _, pn := range p.cmp.panes {
 			if pn.turn != nil {
@@ -106,6 +109,6 @@ func (p *playground) saveTo(path string) tea.Cmd {
 		if err == nil {
 			err = atomicfile.Write(abs, data, 0o600)
 		}
-		return savedMsg{what: what, path: abs, turns: len(out.Turns), err: err}
+		return savedMsg{what: what, path: abs, turns: len(out.Turns), first: first, err: err}
 	}
 }

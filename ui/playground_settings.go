@@ -49,7 +49,7 @@ var settingParam = map[string][]string{
 
 func newSettingsForm() *form {
 	onOff := []string{"on", "off"}
-	return newForm(
+	f := newForm(
 		textField(setInstructions, "instructions", "free text", ""),
 		textField(setMaxOut, "max output tokens", "whole number ≥ 1; empty = model default", ""),
 		textField(setTemperature, "temperature", "0 to 2; empty = default", ""),
@@ -72,6 +72,8 @@ func newSettingsForm() *form {
 		choiceField(setStream, "streaming", "off sends one plain request", onOff, "on"),
 		choiceField(setRouting, "routing metadata", "X-OpenRouter-Metadata", []string{"off", "on"}, "off"),
 	)
+	f.keys = DefaultSettingsKeys()
+	return f
 }
 
 // applySettings fills req from the form. Every invalid field gets its
@@ -153,16 +155,21 @@ func applySettings(f *form, req *api.ResponseRequest, model *api.Model) (stream 
 	stream = choice(setStream) == "on"
 	req.RoutingMetadata = choice(setRouting) == "on"
 	// The contract's own rules, checked by the client: every one, not
-	// only the first.
-	if len(errs) == 0 {
-		for _, ve := range contractErrors(req) {
-			name := ve.Field
-			switch {
-			case strings.HasPrefix(name, "metadata"):
-				name = setMetadata
-			case strings.HasPrefix(name, "stop_server_tools_when"):
-				name = setStopSteps
-			}
+	// only the first, and whatever else failed (a field that did not
+	// parse is left out of the probe, so it is not named twice).
+	failed := map[string]bool{}
+	for _, e := range errs {
+		failed[e.Field] = true
+	}
+	for _, ve := range contractErrors(req) {
+		name := ve.Field
+		switch {
+		case strings.HasPrefix(name, "metadata"):
+			name = setMetadata
+		case strings.HasPrefix(name, "stop_server_tools_when"):
+			name = setStopSteps
+		}
+		if !failed[name] {
 			add(name, ve.Rule)
 		}
 	}

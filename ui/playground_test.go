@@ -100,8 +100,8 @@ func TestPlaygroundNonStreamingShowsNoRate(t *testing.T) {
 		f.focus()
 		return f.current().name == setStream
 	})
-	u.key(tea.KeyRight) // on -> off
-	u.key(tea.KeyEsc)
+	u.key(tea.KeyRight)                       // on -> off
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS}) // keeps the settings
 	u.typePrompt("plain please")
 	v := u.until("completed", ended(api.EndCompleted))
 	if strings.Contains(v, "tok/s") {
@@ -154,12 +154,19 @@ func TestPlaygroundInvalidSettingsAreNotSent(t *testing.T) {
 		f.field(setMaxTools).input.SetValue("31")
 		return true
 	})
-	u.key(tea.KeyEsc)
-	u.typePrompt("hello")
-	v := u.screen("not sent: 2 fields need fixing", "temperature", "max tool calls")
+	// ctrl+s keeps only valid settings: both errors at once, and the
+	// settings stay open; esc asks, and y puts them back.
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	v := u.screen("settings not kept: 2 fields need fixing", "temperature", "max tool calls")
 	if !strings.Contains(v, "✗ ") {
 		t.Fatalf("each error beside its field:\n%s", v)
 	}
+	u.key(tea.KeyEsc)
+	u.screen("discard the changed settings?")
+	u.runes("y")
+	u.until("discarded", func(m Model) bool {
+		return playOf(m).mode == playNav && playOf(m).settings.field(setTemperature).value() == ""
+	})
 	u.quit()
 	if n := len(srv.RequestsTo("POST", "/api/v1/responses")); n != 0 {
 		t.Fatalf("%d requests sent with invalid settings", n)
@@ -361,7 +368,7 @@ func TestUnlistedSettingsAreFlaggedBeforeSending(t *testing.T) {
 		return true
 	})
 	u.screen("temperature", "⚠ not listed by this model")
-	u.key(tea.KeyEsc)
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS}) // valid: kept
 	u.typePrompt("hello")
 	u.until("held back", func(m Model) bool { return strings.Contains(m.errText, "does not list temperature") })
 	if n := len(srv.RequestsTo("POST", "/api/v1/responses")); n != 0 {

@@ -130,7 +130,7 @@ func (p *playground) View() string {
 	case p.mode == playPicker && p.picker != nil:
 		top = p.picker.view(s, p.w, th+1)
 	case p.mode == playSettings:
-		top = s.Title.Render("Settings") + s.Muted.Render("  each value is checked as you type · esc closes") + "\n" + p.settings.view(s, p.w, th)
+		top = s.Title.Render("Settings") + s.Muted.Render("  each value is checked as you type · ctrl+s keeps them · esc asks before dropping changes") + "\n" + p.settings.view(s, p.w, th)
 	case p.cmp != nil:
 		top = p.cmp.view(p, s)
 	default:

@@ -145,7 +145,7 @@ func (f *form) snapshot() []string {
 	for i, fl := range f.fields {
 		switch fl.kind {
 		case fieldBool:
-			out[i] = map[bool]string{true: "on", false: "off"}[fl.on]
+			out[i] = format.OnOff(fl.on)
 		case fieldChoice:
 			out[i] = fl.choice()
 		case fieldMulti:
@@ -157,6 +157,38 @@ func (f *form) snapshot() []string {
 		}
 	}
 	return out
+}
+
+// reset puts every field back to its value when the form opened (or was
+// last kept).
+func (f *form) reset() {
+	for i, fl := range f.fields {
+		if i >= len(f.base) {
+			break
+		}
+		b := f.base[i]
+		switch fl.kind {
+		case fieldBool:
+			fl.on = b == "on"
+		case fieldChoice:
+			for j, o := range fl.options {
+				if o == b {
+					fl.pick = j
+				}
+			}
+		case fieldMulti:
+			fl.picks = map[string]bool{}
+			for _, o := range strings.Split(b, ",") {
+				if o != "" {
+					fl.picks[o] = true
+				}
+			}
+		case fieldAction:
+			fl.summary = b
+		default:
+			fl.input.SetValue(b)
+		}
+	}
 }
 
 // changed reports whether the named field differs from when the form

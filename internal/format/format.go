@@ -138,3 +138,11 @@ func LocalTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:0
 func Percent(r float64) string {
 	return strconv.FormatFloat(r*100, 'f', -1, 64) + "%"
 }
+
+// OnOff is the one word for a boolean in every command, form and table.
+func OnOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

@@ -165,10 +165,7 @@ func GenerationRows(g *api.Generation) [][2]string {
 		if p == nil {
 			return "—"
 		}
-		if *p {
-			return "yes"
-		}
-		return "no"
+		return format.OnOff(*p) // the one word for a boolean
 	}
 	return [][2]string{
 		{"generation", g.ID},
