@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -59,8 +58,8 @@ func (m *Model) PriceOf(kind string) Price {
 	if !ok {
 		return Price{}
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v != v {
+	v, err := ParseNumber(s)
+	if err != nil {
 		return Price{}
 	}
 	if v < 0 {
@@ -159,13 +158,16 @@ func (c *Client) Models(ctx context.Context) (*Catalogue, error) {
 // CatalogueMaxAge is how long a cached catalogue is used.
 const CatalogueMaxAge = time.Hour
 
+// maxCatalogueCacheBytes bounds the models cache file read.
+const maxCatalogueCacheBytes = 64 << 20
+
 // CachedModels returns the catalogue from the cache file when it is
 // younger than CatalogueMaxAge (and refresh is false), else from the
 // server, writing the cache (mode 0600). The cache is a convenience: a
 // failure to read or write it is not an error. path "" disables it.
 func (c *Client) CachedModels(ctx context.Context, path string, refresh bool) (*Catalogue, error) {
 	if path != "" && !refresh {
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := atomicfile.ReadFile(path, maxCatalogueCacheBytes); err == nil {
 			var cat Catalogue
 			if json.Unmarshal(b, &cat) == nil && cat.Data != nil && time.Since(cat.Fetched) < CatalogueMaxAge && time.Since(cat.Fetched) >= 0 {
 				return &cat, nil

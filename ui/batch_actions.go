@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/atomicfile"
+	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -107,7 +108,7 @@ func (v *batchView) startExport() tea.Cmd {
 	if v.res == nil {
 		return say(v.noResultsWhy())
 	}
-	name := "gwdash-" + safeName(v.id) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
+	name := "gwdash-" + safeName(format.Middle(v.id, 64)) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
 	v.export = newPathInput("export to › ", filepath.Join(v.c.opts.ExportDir, name))
 	v.mode = batchExporting
 	return v.export.focus()
