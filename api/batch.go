@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -331,7 +330,7 @@ func (c *Client) GetBatchBody(ctx context.Context, id string) ([]byte, error) {
 }
 
 func batchRequest(id string) request {
-	return request{method: http.MethodGet, path: "/batches/" + url.PathEscape(id), op: "GET /batches/{id}", resource: "batch"}
+	return request{method: http.MethodGet, path: "/batches/" + pathID(id), op: "GET /batches/{id}", resource: "batch"}
 }
 
 // withPaymentBatch attaches a 402's batch metadata to its error.

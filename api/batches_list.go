@@ -152,7 +152,7 @@ func (c *Client) DeleteBatch(ctx context.Context, id string) error {
 		return &ValidationError{Field: "id", Rule: "is required"}
 	}
 	var out map[string]json.RawMessage
-	_, err := c.call(ctx, request{method: http.MethodDelete, path: "/batches/" + url.PathEscape(id), op: "DELETE /batches/{id}", resource: "batch"}, &out)
+	_, err := c.call(ctx, request{method: http.MethodDelete, path: "/batches/" + pathID(id), op: "DELETE /batches/{id}", resource: "batch"}, &out)
 	if err != nil {
 		var ae *APIError
 		if errors.As(err, &ae) && ae.Status == http.StatusMethodNotAllowed {

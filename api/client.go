@@ -55,6 +55,10 @@ type Options struct {
 	// Sleep waits between retries (409 on PATCH); nil means a real timer.
 	// Tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// OnWait, when set, is told of every wait before a retry, before it
+	// starts (what is waited for, how long, which attempt, how much of the
+	// operation's wait budget is spent), so that the user sees it.
+	OnWait func(WaitNotice)
 	// RequestTimeout bounds a non-streaming call (default 2m) unless the
 	// caller's context ends first.
 	RequestTimeout time.Duration
@@ -87,6 +91,7 @@ type Client struct {
 	maxBody   int64
 	maxError  int64
 	sleep     func(ctx context.Context, d time.Duration) error
+	onWait    func(WaitNotice)
 	timeout   time.Duration
 	idle      time.Duration
 }
@@ -112,8 +117,24 @@ func New(o Options) (*Client, error) {
 	copied := *hc
 	orig := copied.CheckRedirect
 	copied.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > 0 && !sameHost(req.URL, via[0].URL) {
+		if len(via) == 0 {
+			return nil
+		}
+		first := via[0]
+		if !sameHost(req.URL, first.URL) {
 			return &RedirectError{To: req.URL.Scheme + "://" + req.URL.Host}
+		}
+		// A request that changes something (a POST that starts a paid
+		// generation, a PATCH, a DELETE) is sent once: a redirect of it
+		// is reported, never followed (a 307 loop would re-send it).
+		if first.Method != http.MethodGet && first.Method != http.MethodHead {
+			return &RedirectError{To: req.URL.Path, Method: first.Method}
+		}
+		// Another route on the same host gets a key only if it is the
+		// route's own kind: the management key never follows a redirect
+		// out of the destination routes, nor the API key into them.
+		if routeKey(u, req.URL.Path) != routeKey(u, first.URL.Path) {
+			req.Header.Del("Authorization")
 		}
 		if orig != nil {
 			return orig(req, via)
@@ -132,6 +153,7 @@ func New(o Options) (*Client, error) {
 		maxBody:   o.MaxBodyBytes,
 		maxError:  o.MaxErrorBytes,
 		sleep:     o.Sleep,
+		onWait:    o.OnWait,
 		timeout:   o.RequestTimeout,
 		idle:      o.StreamIdleTimeout,
 	}
@@ -169,6 +191,23 @@ func defaultTransport() *http.Transport {
 	return t
 }
 
+// routeKey is the key a path on the gateway's host needs: "management"
+// under the destination routes, "api" elsewhere under the base path,
+// "none" outside it and for the public models catalogue.
+func routeKey(base *url.URL, path string) string {
+	prefix := strings.TrimRight(base.Path, "/")
+	rest, ok := strings.CutPrefix(path, prefix+"/")
+	switch {
+	case !ok:
+		return "none"
+	case strings.HasPrefix(rest, "observability/"):
+		return "management"
+	case rest == "models" || strings.HasPrefix(rest, "models/") || strings.HasPrefix(rest, "models?"):
+		return "none"
+	}
+	return "api"
+}
+
 func sameHost(a, b *url.URL) bool {
 	return strings.EqualFold(a.Host, b.Host) && a.Scheme == b.Scheme
 }
@@ -190,6 +229,48 @@ func (c *Client) HasAPIKey() bool { return c.creds.apiKey != "" }
 
 // HasManagementKey reports whether a management key is configured.
 func (c *Client) HasManagementKey() bool { return c.creds.managementKey != "" }
+
+// WaitNotice describes a wait before a retry, for the user.
+type WaitNotice struct {
+	// Op is the operation ("PATCH /observability/destinations/{id}").
+	Op string
+	// Why is the answer that made gwdash wait ("HTTP 409 (...)").
+	Why string
+	// Wait is this wait; Attempt the attempt that follows it, of Attempts.
+	Wait              time.Duration
+	Attempt, Attempts int
+	// Spent is what the operation has waited before this wait; Budget is
+	// the most it waits in all (MaxOperationWait).
+	Spent, Budget time.Duration
+}
+
+// waitBudget tracks the waits of one operation against MaxOperationWait.
+type waitBudget struct {
+	op       string
+	attempts int
+	spent    time.Duration
+}
+
+// wait waits d before attempt (of the budget's attempts) unless that
+// would take the operation's waits past MaxOperationWait: then it gives
+// up with a *GaveUpError naming the answer that asked for the wait.
+func (c *Client) wait(ctx context.Context, b *waitBudget, d time.Duration, attempt int, last error) error {
+	if b.spent+d > MaxOperationWait {
+		return &GaveUpError{Op: b.op, Attempts: attempt - 1, Waited: b.spent, Next: d, Err: last}
+	}
+	if c.onWait != nil {
+		c.onWait(WaitNotice{Op: b.op, Why: errorLine(last), Wait: d, Attempt: attempt, Attempts: b.attempts, Spent: b.spent, Budget: MaxOperationWait})
+	}
+	b.spent += d
+	return c.sleep(ctx, d)
+}
+
+func errorLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
 
 // SleepContext waits d or until ctx ends.
 func SleepContext(ctx context.Context, d time.Duration) error {
@@ -261,7 +342,47 @@ func (r request) opName() string {
 	return r.method + " " + r.path
 }
 
+// MaxIDBytes is the longest id gwdash puts in a path: a longer one is
+// refused before any request (ids the service makes are far shorter).
+const MaxIDBytes = 256
+
+// pathID is an id as one path segment: escaped (a "/" cannot start
+// another segment) and with "." and ".." escaped too, so that no id ever
+// forms a dot segment that a proxy or server would resolve to another
+// route.
+func pathID(id string) string {
+	e := url.PathEscape(id)
+	if e == "." || e == ".." {
+		return strings.ReplaceAll(e, ".", "%2E")
+	}
+	return e
+}
+
+// checkPathID refuses a request whose path ends in an id (its op ends in
+// "{id}") when that id is empty or longer than MaxIDBytes, naming it.
+func checkPathID(r request) error {
+	if !strings.HasSuffix(r.op, "{id}") {
+		return nil
+	}
+	seg := r.path[strings.LastIndexByte(r.path, '/')+1:]
+	id, err := url.PathUnescape(seg)
+	if err != nil {
+		id = seg
+	}
+	field := strings.TrimSpace(r.resource + " id")
+	switch {
+	case id == "":
+		return &ValidationError{Field: field, Rule: "is required"}
+	case len(id) > MaxIDBytes:
+		return &ValidationError{Field: field, Rule: fmt.Sprintf("is %d bytes long; an id is at most %d bytes", len(id), MaxIDBytes)}
+	}
+	return nil
+}
+
 func (c *Client) newRequest(ctx context.Context, r request) (*http.Request, error) {
+	if err := checkPathID(r); err != nil {
+		return nil, err
+	}
 	u := *c.base
 	// r.path is escaped (ids go through url.PathEscape): it joins the
 	// base's escaped path, and Path is its decoded form, so that an id is
@@ -386,6 +507,17 @@ func (c *Client) callRead(ctx context.Context, r request, overlap bool, decode f
 		f := newFilling(n)
 		done := make(chan struct{})
 		go func() { defer close(done); f.fill(resp.Body) }()
+		// The member check needs the whole body: it runs once the body
+		// is in, beside the decode's tail.
+		checked := make(chan error, 1)
+		go func() {
+			<-done
+			if f.failed() != nil {
+				checked <- nil
+				return
+			}
+			checked <- checkMembers(f.buf)
+		}()
 		derr := decode(f.buf, &fillReader{f: f})
 		if derr != nil {
 			resp.Body.Close() // a decode that failed stops the download
@@ -393,6 +525,9 @@ func (c *Client) callRead(ctx context.Context, r request, overlap bool, decode f
 		<-done
 		if ferr := f.failed(); ferr != nil {
 			return nil, readErr(ferr)
+		}
+		if cerr := <-checked; derr == nil {
+			derr = cerr
 		}
 		if derr != nil {
 			return f.buf, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: derr}
@@ -402,6 +537,12 @@ func (c *Client) callRead(ctx context.Context, r request, overlap bool, decode f
 	raw, err := c.readSized(resp, limit, r.limit == 0)
 	if err != nil {
 		return nil, readErr(err)
+	}
+	if secretRoute(r.path) {
+		raw = maskSecrets(raw)
+	}
+	if err := checkMembers(raw); err != nil {
+		return raw, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: err}
 	}
 	if err := decode(raw, bytes.NewReader(raw)); err != nil {
 		return raw, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: err}
@@ -512,14 +653,40 @@ func (c *Client) readSized(resp *http.Response, limit int64, settable bool) ([]b
 	return raw, err
 }
 
-// readBody reads at most limit bytes and fails beyond it.
+// readBody reads at most limit bytes and fails beyond it. It counts the
+// bytes as the body gives them, which for a compressed answer are the
+// decoded bytes (the transport inflates while reading): a gzip bomb stops
+// at the cap. It holds what it read in chunks, so that reading up to the
+// cap costs the cap in memory, not the doublings of a growing buffer.
 func (c *Client) readBody(r io.Reader, limit int64) ([]byte, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	const first, chunk = 32 << 10, 1 << 20
+	var chunks [][]byte
+	var total int64
+	size := first
+	for {
+		buf := make([]byte, min(int64(size), limit+1-total))
+		n, err := io.ReadFull(r, buf)
+		total += int64(n)
+		if n > 0 {
+			chunks = append(chunks, buf[:n])
+		}
+		if total > limit {
+			return nil, &TooLargeError{What: "response body", Limit: limit}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = chunk
 	}
-	if int64(len(raw)) > limit {
-		return nil, &TooLargeError{What: "response body", Limit: limit}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	raw := make([]byte, 0, total)
+	for _, b := range chunks {
+		raw = append(raw, b...)
 	}
 	return raw, nil
 }
@@ -532,12 +699,13 @@ func decodeJSON(raw []byte, out any) error {
 }
 
 // decode is the hot-path JSON decoder: github.com/go-json-experiment/json,
-// about twice as fast as encoding/json here, made as lenient as
-// encoding/json (duplicate names, invalid UTF-8 replaced) since a server
-// may send either.
+// about twice as fast as encoding/json here, made to read names as
+// encoding/json does (without regard to case, the policy of members.go:
+// answers with a name twice are refused before decoding) and invalid
+// UTF-8 replaced, since a server may send it.
 func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, lenient) }
 
-var lenient = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+var lenient = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true), jsonv2.MatchCaseInsensitiveNames(true))
 
 func (c *Client) transportError(ctx context.Context, r request, err error) error {
 	var re *RedirectError

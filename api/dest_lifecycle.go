@@ -317,7 +317,7 @@ func (c *Client) GetDestination(ctx context.Context, id string) (*Destination, e
 	var out struct {
 		Data *Destination `json:"data"`
 	}
-	if _, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations/" + url.PathEscape(id), key: managementKey, limit: maxPageBytes,
+	if _, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations/" + pathID(id), key: managementKey, limit: maxPageBytes,
 		op: "GET /observability/destinations/{id}", resource: "destination"}, &out); err != nil {
 		return nil, err
 	}
@@ -334,7 +334,7 @@ func (c *Client) DeleteDestination(ctx context.Context, id string) error {
 		return err
 	}
 	var out map[string]json.RawMessage
-	_, err := c.call(ctx, request{method: http.MethodDelete, path: "/observability/destinations/" + url.PathEscape(id), key: managementKey,
+	_, err := c.call(ctx, request{method: http.MethodDelete, path: "/observability/destinations/" + pathID(id), key: managementKey,
 		op: "DELETE /observability/destinations/{id}", resource: "destination"}, &out)
 	return err
 }

@@ -151,10 +151,11 @@ func MaskSecret(v string) string {
 	return string(r[:4]) + "..." + string(r[len(r)-4:])
 }
 
-var secretNames = regexp.MustCompile(`(?i)(key|secret|password|token|dsn|license)`)
+var secretNames = regexp.MustCompile(`(?i)(key|secret|password|token|dsn|license|auth|credential)`)
 
 // IsSecretMember reports whether a config member holds a secret, by name
-// (keys, secrets, passwords, tokens, dsn, licence keys).
+// (keys, secrets, passwords, tokens, dsn, licence keys, authorization
+// headers, credentials).
 func IsSecretMember(name string) bool { return secretNames.MatchString(name) }
 
 // DestinationPage is one page of GET /observability/destinations.
@@ -496,7 +497,8 @@ func (p DestinationPatch) Validate() error {
 }
 
 // UpdateDestination sends the patch (management key). A 409 is retried up
-// to three more times with backoff, then returned; nothing else is retried,
+// to three more times with backoff (or the Retry-After asked), within
+// MaxOperationWait in all, each wait told to Options.OnWait, then returned; nothing else is retried,
 // since a PATCH that may have applied must not be sent twice.
 func (c *Client) UpdateDestination(ctx context.Context, id string, p DestinationPatch) (*Destination, error) {
 	if id == "" {
@@ -510,6 +512,7 @@ func (c *Client) UpdateDestination(ctx context.Context, id string, p Destination
 		return nil, err
 	}
 	var lastErr error
+	budget := &waitBudget{op: "PATCH /observability/destinations/{id}", attempts: 4}
 	for attempt := 0; attempt < 4; attempt++ {
 		if attempt > 0 {
 			wait := 250 * time.Millisecond << (attempt - 1)
@@ -521,14 +524,14 @@ func (c *Client) UpdateDestination(ctx context.Context, id string, p Destination
 					wait = w
 				}
 			}
-			if err := c.sleep(ctx, wait); err != nil {
+			if err := c.wait(ctx, budget, wait, attempt+1, lastErr); err != nil {
 				return nil, err
 			}
 		}
 		var out struct {
 			Data *Destination `json:"data"`
 		}
-		_, err := c.call(ctx, request{method: http.MethodPatch, path: "/observability/destinations/" + url.PathEscape(id), body: bytes.Clone(body), key: managementKey, limit: maxPageBytes, op: "PATCH /observability/destinations/{id}", resource: "destination"}, &out)
+		_, err := c.call(ctx, request{method: http.MethodPatch, path: "/observability/destinations/" + pathID(id), body: bytes.Clone(body), key: managementKey, limit: maxPageBytes, op: "PATCH /observability/destinations/{id}", resource: "destination"}, &out)
 		if err == nil {
 			if out.Data == nil {
 				return nil, &DecodeError{Op: "PATCH /observability/destinations", Status: 200, Err: errors.New("no data member")}

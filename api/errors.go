@@ -57,6 +57,30 @@ type APIError struct {
 // what was asked, and the dashboard waits this long with a countdown.
 const MaxServerWait = 5 * time.Minute
 
+// MaxOperationWait is the most one operation waits in all before its
+// retries (the sum of its Retry-After, 409 backoffs, ...): past it the
+// operation gives up with a *GaveUpError rather than wait on in silence.
+const MaxOperationWait = MaxServerWait
+
+// GaveUpError is an operation that stopped retrying because the next wait
+// would take its waits past MaxOperationWait.
+type GaveUpError struct {
+	Op       string
+	Attempts int
+	Waited   time.Duration
+	Next     time.Duration
+	// Err is the answer of the last attempt.
+	Err error
+}
+
+func (e *GaveUpError) Error() string {
+	return fmt.Sprintf("%s: giving up after %d attempts (%s waited; the next wait, %s, would pass the %s gwdash waits in all for one operation): %v",
+		e.Op, e.Attempts, HumanDuration(e.Waited), HumanDuration(e.Next), HumanDuration(MaxOperationWait), e.Err)
+}
+
+// Unwrap returns the last answer.
+func (e *GaveUpError) Unwrap() error { return e.Err }
+
 // RateLimit is the X-RateLimit-* header triple, as sent.
 type RateLimit struct {
 	Limit     string
@@ -70,7 +94,7 @@ func (r *RateLimit) ResetIn(now time.Time) (time.Duration, bool) {
 	if r == nil {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(r.Reset), 64)
+	v, err := ParseNumber(r.Reset)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 		return 0, false
 	}
@@ -305,10 +329,19 @@ func (e *WaitTooLongError) Error() string {
 // Unwrap returns the answer.
 func (e *WaitTooLongError) Unwrap() error { return e.Err }
 
-// RedirectError is a redirect to another host, which is never followed.
-type RedirectError struct{ To string }
+// RedirectError is a redirect that is never followed: to another host,
+// or of a request that changes something (Method set).
+type RedirectError struct {
+	To string
+	// Method is set when the redirected request was not a GET: it is sent
+	// once, never again on a redirect.
+	Method string
+}
 
 func (e *RedirectError) Error() string {
+	if e.Method != "" {
+		return "the server redirected a " + e.Method + " to " + e.To + "; not followed: a request that changes something is sent once (check base_url)"
+	}
 	return "the server redirected to another host (" + e.To + "); not followed, so the key stays here"
 }
 
@@ -364,7 +397,8 @@ func fillFromBody(e *APIError, raw []byte, contentType string) {
 			Metadata json.RawMessage `json:"metadata"`
 		} `json:"error"`
 	}
-	if trimmed[0] == '{' && json.Unmarshal(trimmed, &env) == nil && env.Error != nil {
+	dup := checkMembers(trimmed)
+	if trimmed[0] == '{' && dup == nil && json.Unmarshal(trimmed, &env) == nil && env.Error != nil {
 		e.Body = json.RawMessage(trimmed)
 		e.Code = rawCode(env.Error.Code)
 		e.Message = env.Error.Message
@@ -382,20 +416,30 @@ func fillFromBody(e *APIError, raw []byte, contentType string) {
 	}
 	if trimmed[0] == '{' || trimmed[0] == '[' {
 		kind = "a JSON body without the error envelope"
+		if dup != nil {
+			kind = "a JSON body refused: " + dup.Error()
+		}
 		e.Body = json.RawMessage(trimmed)
 	}
 	e.Message = statusText(e.Status) + " (" + kind + ", " + snippet(trimmed) + ")"
 }
+
+// maxCodeRunes bounds an error code as shown (a server may send a number
+// of 400 digits): longer ones keep their ends.
+const maxCodeRunes = 40
 
 func rawCode(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
 	}
-	return string(raw)
+	if r := []rune(s); len(r) > maxCodeRunes {
+		s = string(r[:maxCodeRunes/2-1]) + "…" + string(r[len(r)-maxCodeRunes/2:])
+	}
+	return s
 }
 
 func statusText(code int) string {
@@ -428,7 +472,7 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if n, err := strconv.ParseFloat(v, 64); err == nil {
+	if n, err := ParseNumber(v); err == nil {
 		if n < 0 || math.IsNaN(n) {
 			return 0
 		}

@@ -294,14 +294,10 @@ func (c *Client) CachedModels(ctx context.Context, path string, refresh bool) (*
 
 // readCachedCatalogue reads a fresh cache file within the bounds, or nil.
 func readCachedCatalogue(path string) *Catalogue {
-	f, err := os.Open(path)
+	// The cache holds what was decoded: a little more than the answer. It
+	// is opened without following a link, like every state file.
+	b, err := atomicfile.ReadFile(path, 2*MaxCatalogueBytes)
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	// The cache holds what was decoded: a little more than the answer.
-	b, err := io.ReadAll(io.LimitReader(f, 2*MaxCatalogueBytes+1))
-	if err != nil || len(b) > 2*MaxCatalogueBytes {
 		return nil
 	}
 	var cat Catalogue

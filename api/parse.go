@@ -2,7 +2,10 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -11,11 +14,31 @@ import (
 // and in the dashboard's forms alike: one parser for each kind of value,
 // each refusing with a rule that names the field.
 
+// decimal is the only form of number gwdash reads from text, typed or
+// sent: no hexadecimal ("0x1p-2"), no "Inf" or "NaN", no underscores.
+var decimal = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// ParseNumber reads a decimal number ("0.25", "-3", "1e-6"): what
+// strconv.ParseFloat also takes but a person or a server does not mean
+// (hexadecimal floats, infinities, NaN) and what is out of range are
+// refused. -0 reads as 0.
+func ParseNumber(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if len(t) > 400 || !decimal.MatchString(t) {
+		return 0, errors.New("not a decimal number")
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, errors.New("out of range")
+	}
+	return v + 0, nil // -0 + 0 is 0
+}
+
 // ParseSamplingRate reads "0.25" or "25%" and checks 0.0001 to 1.
 func ParseSamplingRate(s string) (float64, error) {
 	raw := strings.TrimSpace(s)
 	pct := strings.HasSuffix(raw, "%")
-	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(raw, "%")), 64)
+	v, err := ParseNumber(strings.TrimSuffix(raw, "%"))
 	if err != nil {
 		return 0, &ValidationError{Field: "sampling_rate", Rule: "must be a number from 0.0001 to 1 (or 0.01% to 100%)"}
 	}

@@ -362,6 +362,9 @@ type wireEvent struct {
 
 func decodeEvent(data []byte, name string) (Event, error) {
 	var w wireEvent
+	if err := checkMembers(data); err != nil {
+		return Event{}, err
+	}
 	if err := decode(data, &w); err != nil {
 		return Event{}, err
 	}

@@ -129,7 +129,7 @@ func (a *app) compareJSON(r *contestant) {
 	head := map[string]any{"model": r.model, "status": string(o.State)}
 	w := bufio.NewWriter(a.io.Out)
 	defer w.Flush()
-	b := encodeJSON(head)
+	b := textsafe.JSON(encodeJSON(head))
 	w.Write(b[:len(b)-1])
 	w.WriteString(`,"text":"`)
 	r.text.Seek(0, io.SeekStart)
@@ -152,16 +152,14 @@ func (a *app) compareJSON(r *contestant) {
 				break
 			}
 		}
-		q := quoteJSON(string(chunk[:cut]))
-		a.writeJSONFragment(w, q[1:len(q)-1])
+		w.Write(textsafe.AppendJSONStringBody(nil, string(chunk[:cut])))
 		carry = append([]byte(nil), chunk[cut:]...)
 		if err != nil {
 			break
 		}
 	}
 	if len(carry) > 0 {
-		q := quoteJSON(string(carry))
-		a.writeJSONFragment(w, q[1:len(q)-1])
+		w.Write(textsafe.AppendJSONStringBody(nil, string(carry)))
 	}
 	w.WriteString(`"`)
 	tail := map[string]any{"usage": nil, "cost": nil, "ttft_ms": nil, "tokens_per_second": nil, "generation_id": nil, "error": nil}
@@ -189,13 +187,10 @@ func (a *app) compareJSON(r *contestant) {
 	w.WriteString("}\n")
 }
 
-// writeJSONFragment writes JSON bytes with controls escaped.
+// writeJSONFragment writes a JSON value re-encoded (textsafe.JSON).
 func (a *app) writeJSONFragment(w io.Writer, b []byte) {
 	w.Write(textsafe.JSON(b))
 }
-
-// quoteJSON is a JSON string without HTML escaping.
-func quoteJSON(s string) []byte { return encodeJSON(s) }
 
 func fullRune(b []byte) bool {
 	n := 0

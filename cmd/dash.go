@@ -93,6 +93,7 @@ func (a *app) runUI(ctx context.Context, opts ui.Options) error {
 	if !a.io.OutTTY || !a.io.InTTY {
 		return inputErrorf("the dashboard needs a terminal; for scripts use the headless commands (gwdash --help)")
 	}
+	a.onScreen.Store(true)
 	out, ok := a.io.Out.(*os.File)
 	if !ok {
 		return fmt.Errorf("the dashboard needs a terminal")

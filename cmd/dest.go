@@ -30,7 +30,7 @@ func (a *app) destCommand() *cobra.Command {
 // sent.
 func destID(id string) error {
 	if !api.IsUUID(id) {
-		return inputErrorf("destination id %q: must be a UUID", id)
+		return inputErrorf("destination id %q: must be a UUID", format.Middle(id, 64))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/gwdash/gwdash/api"
@@ -120,6 +121,9 @@ type app struct {
 	// dashboard options
 	view, batchID, model string
 	logPath              string
+	// onScreen is set while the dashboard owns the terminal: nothing is
+	// printed on stderr then (noteWait stays silent).
+	onScreen atomic.Bool
 }
 
 func newApp(ctx context.Context, stdio IO, env config.Env) *app {
@@ -303,7 +307,7 @@ func (a *app) client(requireAPIKey bool) (*config.Resolved, *api.Client, error) 
 		return nil, nil, inputErrorf("no API key: set GWDASH_API_KEY, --api-key, or api_key / api_key_cmd in %s", cfg.Path)
 	}
 	c, err := api.New(api.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, ManagementKey: cfg.ManagementKey, UserAgent: "gwdash/" + Version(),
-		MaxBodyBytes: cfg.MaxBodyMB << 20})
+		MaxBodyBytes: cfg.MaxBodyMB << 20, OnWait: a.noteWait})
 	if err != nil {
 		return nil, nil, err
 	}

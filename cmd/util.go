@@ -3,8 +3,12 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
+
+	"github.com/gwdash/gwdash/api"
 )
 
 // encodeJSON marshals v without HTML escaping, so that raw members the
@@ -35,3 +39,17 @@ func (t *table) row(cells ...string) {
 }
 
 func (t *table) flush() { t.tw.Flush() }
+
+// noteWait tells the user, on stderr, of a wait before a retry: why, how
+// long, until when, which attempt follows, and how much of the
+// operation's wait budget is left before gwdash gives up.
+// The dashboard owns the terminal while it runs: there the wait shows as
+// the operation in progress, and the bound holds all the same.
+func (a *app) noteWait(n api.WaitNotice) {
+	if a.onScreen.Load() {
+		return
+	}
+	fmt.Fprintf(a.errw, "gwdash: %s: %s; retrying in %s, at %s (attempt %d of %d; gives up after %s of waiting in all, %s left)\n",
+		n.Op, n.Why, api.HumanDuration(n.Wait), time.Now().Add(n.Wait).Format("15:04:05"), n.Attempt, n.Attempts,
+		api.HumanDuration(n.Budget), api.HumanDuration(n.Budget-n.Spent-n.Wait))
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/atomicfile"
 	"github.com/gwdash/gwdash/internal/export"
+	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -110,7 +111,7 @@ func (v *batchView) startExport() tea.Cmd {
 	if v.res == nil {
 		return say(v.noResultsWhy())
 	}
-	name := "gwdash-" + safeName(v.id) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
+	name := "gwdash-" + safeName(format.Middle(v.id, 64)) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
 	v.export = newPathInput("export to (.jsonl or .csv) › ", filepath.Join(v.c.opts.ExportDir, name))
 	v.mode = batchExporting
 	return v.export.focus()

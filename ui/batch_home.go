@@ -383,7 +383,7 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !r.b.Status.Settled() {
 			return say("batch " + textsafe.Line(r.b.ID) + " is " + statusWord(r.b.Status) + ": only a settled batch (completed, failed, expired, cancelled) can be deleted")
 		}
-		v.confirm = newConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(r.b.ID), r.b.Status,
+		v.confirm = newConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(format.Middle(r.b.ID, 64)), r.b.Status,
 			format.Plural(r.b.RequestCounts.Total, "request", "requests")), r.b.ID)
 		return nil
 	case key.Matches(msg, k.Submit):

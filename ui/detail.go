@@ -143,7 +143,7 @@ func renderChat(b *strings.Builder, s Styles, c *api.ChatCompletion, width int, 
 				for _, e := range ch.Logprobs.Content {
 					fmt.Fprintf(b, "  %-16q %8.4f", textsafe.Line(e.Token), e.Logprob)
 					for _, t := range e.TopLogprobs {
-						fmt.Fprintf(b, "   %q %.3f", textsafe.Line(t.Token), t.Logprob)
+						fmt.Fprintf(b, "   %q %s", textsafe.Line(t.Token), format.Float(t.Logprob, 3))
 					}
 					b.WriteString("\n")
 				}
@@ -202,7 +202,7 @@ func renderEmbeddings(b *strings.Builder, s Styles, e *api.EmbeddingList) {
 		}
 		preview := make([]string, 0, 6)
 		for k := 0; k < len(v) && k < 6; k++ {
-			preview = append(preview, fmt.Sprintf("%.4f", v[k]))
+			preview = append(preview, format.Float(v[k], 4))
 		}
 		fmt.Fprintf(b, "\n%s %d dimensions (%s)\n  [%s, …]\n", s.Title.Render(fmt.Sprintf("Vector %d", i)), len(v), form, strings.Join(preview, ", "))
 	}

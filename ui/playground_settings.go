@@ -93,7 +93,7 @@ func applySettings(f *form, req *api.ResponseRequest, model *api.Model) (stream 
 	}
 	number := func(name, rule string, dst **float64) {
 		if v := get(name); v != "" {
-			if x, err := strconv.ParseFloat(v, 64); err != nil {
+			if x, err := api.ParseNumber(v); err != nil {
 				add(name, rule)
 			} else {
 				*dst = &x
@@ -139,7 +139,7 @@ func applySettings(f *form, req *api.ResponseRequest, model *api.Model) (stream 
 		}
 	}
 	if v := get(setStopCost); v != "" {
-		if x, err := strconv.ParseFloat(strings.TrimPrefix(v, "$"), 64); err != nil || x <= 0 {
+		if x, err := api.ParseNumber(strings.TrimPrefix(v, "$")); err != nil || x <= 0 {
 			add(setStopCost, "must be a number above 0")
 		} else {
 			req.StopServerToolsWhen = append(req.StopServerToolsWhen, api.StopCondition{Type: "max_cost", MaxCostInDollars: &x})

@@ -9,7 +9,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -75,7 +74,7 @@ func (e *rulesEditor) rules() *api.FilterRules {
 		for _, r := range g.rules {
 			rule := api.FilterRule{Field: r.field, Operator: r.op}
 			if v := strings.TrimSpace(r.value.Value()); v != "" {
-				if n, err := strconv.ParseFloat(v, 64); err == nil {
+				if n, err := api.ParseNumber(v); err == nil {
 					rule.Value = n
 				} else {
 					rule.Value = v

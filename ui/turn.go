@@ -358,7 +358,7 @@ func (t *turn) liveLine(s Styles, now time.Time) string {
 	o := t.out
 	parts := []string{"elapsed " + format.Seconds(o.Elapsed(now))}
 	if ttft := o.TTFT(); ttft > 0 {
-		parts = append(parts, "ttft "+format.Seconds(ttft), format.Plural(o.Deltas, "token", "tokens"), fmt.Sprintf("%.0f tok/s", t.rateEMA))
+		parts = append(parts, "ttft "+format.Seconds(ttft), format.Plural(o.Deltas, "token", "tokens"), format.Float(t.rateEMA, 0)+" tok/s")
 	} else {
 		parts = append(parts, "waiting for the first token")
 	}

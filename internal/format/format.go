@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Int renders n with thousands separators: 1234567 -> 1,234,567.
@@ -30,9 +31,22 @@ func Int(n int) string {
 	return b.String()
 }
 
+// MaxWidth is the most cells a number rendered by this package takes
+// (Int of the smallest int64 with its separators, a scientific cost):
+// whatever a server sends, a number never pushes a status bar or a column
+// off the screen.
+const MaxWidth = 26
+
+// Huge is where a cost or a limit stops being written out in full: from
+// here Cost uses scientific form ("$1.0e+15") and Limit reads "no
+// practical limit".
+const Huge = 1e12
+
 // Cost renders dollars with sensible precision: cents from a dollar up,
 // four decimals below, two significant digits below a cent ("$0.0012"),
-// and "< $0.000001" for what is smaller but not zero.
+// "< $0.000001" for what is smaller but not zero, scientific form from
+// Huge up ("$1.0e+300"), "$?" for what is not a number; -0 is "$0.00".
+// It is never wider than MaxWidth.
 func Cost(c float64) string {
 	if math.IsNaN(c) || math.IsInf(c, 0) {
 		return "$?"
@@ -44,6 +58,8 @@ func Cost(c float64) string {
 	switch {
 	case c == 0:
 		return "$0.00"
+	case c >= Huge:
+		return sign + "$" + strconv.FormatFloat(c, 'e', 1, 64)
 	case c < 0.000001:
 		return sign + "< $0.000001"
 	case c < 0.01:
@@ -84,6 +100,18 @@ func Plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return Int(n) + " " + many
+}
+
+// Limit renders a spending limit: Cost, or "no practical limit" from Huge
+// up, "none" when unknown.
+func Limit(c *float64) string {
+	switch {
+	case c == nil:
+		return "none"
+	case *c >= Huge && !math.IsInf(*c, 0):
+		return "no practical limit"
+	}
+	return Cost(*c)
 }
 
 // CostPtr is Cost, or "—" when unknown.
@@ -134,9 +162,50 @@ func Seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) 
 func LocalTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
 
 // Percent renders a rate in [0,1] as a percentage without noise: 1 -> 100%,
-// 0.0001 -> 0.01%.
+// 0.0001 -> 0.01%. What is outside any sense (huge, tiny, not a number)
+// is written so that it stays within MaxWidth.
 func Percent(r float64) string {
-	return strconv.FormatFloat(r*100, 'f', -1, 64) + "%"
+	p := r * 100
+	switch {
+	case math.IsNaN(p) || math.IsInf(p, 0):
+		return "?%"
+	case p == 0:
+		return "0%"
+	case math.Abs(p) >= 1e9 || math.Abs(p) < 1e-6:
+		return strconv.FormatFloat(p, 'e', 2, 64) + "%"
+	}
+	s := strconv.FormatFloat(p, 'f', -1, 64)
+	if len(s) > 12 {
+		s = strconv.FormatFloat(p, 'g', 6, 64)
+	}
+	return s + "%"
+}
+
+// Float renders v with prec decimals ("85.2"), in scientific form when
+// that would be wider than MaxWidth or v is tiny but not zero ("1.0e+300"),
+// "?" when it is not a number; -0 is "0".
+func Float(v float64, prec int) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "?"
+	case v == 0:
+		return strconv.FormatFloat(0, 'f', prec, 64)
+	case math.Abs(v) >= 1e15 || prec > 0 && math.Abs(v) < math.Pow(10, -float64(prec))/2:
+		return strconv.FormatFloat(v, 'e', max(1, min(prec, 3)), 64)
+	}
+	return strconv.FormatFloat(v, 'f', min(prec, 8), 64)
+}
+
+// Middle shortens s to at most max runes by cutting out its middle
+// ("batch_0123…cdef"), so that a long id keeps both its ends readable.
+func Middle(s string, max int) string {
+	if max < 3 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	head := (max - 1) / 2
+	tail := max - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
 // OnOff is the one word for a boolean in every command, form and table.

@@ -1,8 +1,11 @@
 package format
 
 import (
+	"math"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestFormats(t *testing.T) {
@@ -35,5 +38,30 @@ func TestFormats(t *testing.T) {
 	}
 	if CostPtr(nil) != "—" {
 		t.Error("CostPtr(nil)")
+	}
+}
+
+// Numbers from a server never take more than MaxWidth cells.
+func TestNumberWidths(t *testing.T) {
+	huge := []float64{1e300, -1e300, 1.7976931348623157e308, 1e15, 123456789012345678, 5e-324, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1)}
+	for _, v := range huge {
+		for _, s := range []string{Cost(v), Float(v, 1), Float(v, 3), Float(v, 4), Percent(v), Limit(&v)} {
+			if n := utf8.RuneCountInString(s); n > MaxWidth {
+				t.Errorf("%v rendered in %d cells: %q", v, n, s)
+			}
+		}
+	}
+	neg0 := math.Copysign(0, -1)
+	if Cost(neg0) != "$0.00" || Float(neg0, 1) != "0.0" || Percent(neg0) != "0%" {
+		t.Errorf("-0: %q %q %q", Cost(neg0), Float(neg0, 1), Percent(neg0))
+	}
+	if l := 1e300; Limit(&l) != "no practical limit" || Cost(1e300) != "$1.0e+300" {
+		t.Errorf("1e300: %q %q", Limit(&l), Cost(1e300))
+	}
+	if Float(85.25, 1) != "85.2" && Float(85.25, 1) != "85.3" || Percent(0.0001) != "0.01%" || Percent(1) != "100%" {
+		t.Errorf("ordinary numbers changed: %q %q %q", Float(85.25, 1), Percent(0.0001), Percent(1))
+	}
+	if got := Middle(strings.Repeat("a", 100)+"END", 20); utf8.RuneCountInString(got) != 20 || !strings.HasSuffix(got, "END") || !strings.HasPrefix(got, "aaa") {
+		t.Errorf("Middle: %q", got)
 	}
 }

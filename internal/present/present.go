@@ -50,7 +50,7 @@ func Timing(o api.Outcome, now time.Time) string {
 		parts = append(parts, "ttft "+format.Seconds(ttft))
 	}
 	if tps, ok := o.TokensPerSecond(); ok {
-		parts = append(parts, fmt.Sprintf("%.1f tok/s", tps))
+		parts = append(parts, format.Float(tps, 1)+" tok/s")
 	}
 	parts = append(parts, "elapsed "+format.Seconds(o.Elapsed(now)))
 	return strings.Join(parts, " · ")
@@ -120,6 +120,9 @@ func Credit(k *api.KeyInfo) string {
 	}
 	if k.Limit == nil {
 		return format.Cost(k.Usage) + " used, no limit"
+	}
+	if *k.Limit >= format.Huge {
+		return format.Cost(k.Usage) + " used, " + format.Limit(k.Limit)
 	}
 	left := *k.Limit - k.Usage
 	if k.LimitRemaining != nil {
@@ -323,7 +326,7 @@ func Ranking(os []api.Outcome) []string {
 		}),
 		rank("speed", hi, func(o api.Outcome) (float64, string, bool) {
 			v, ok := o.TokensPerSecond()
-			return v, fmt.Sprintf("%.1f tok/s", v), ok
+			return v, format.Float(v, 1) + " tok/s", ok
 		}),
 		rank("cost", lo, func(o api.Outcome) (float64, string, bool) {
 			c := o.Cost()

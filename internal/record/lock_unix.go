@@ -5,12 +5,15 @@ package record
 import (
 	"os"
 	"syscall"
+
+	"github.com/gwdash/gwdash/internal/atomicfile"
 )
 
 // lockFile holds an exclusive lock on path until the returned func runs,
-// so that two gwdash processes do not interleave their writes.
+// so that two gwdash processes do not interleave their writes. The lock
+// file is opened without following a symbolic link (atomicfile.Open).
 func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := atomicfile.Open(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}

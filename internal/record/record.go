@@ -96,7 +96,8 @@ func (s *Store) Path() string {
 
 func (s *Store) read() *file {
 	f := &file{Gateways: map[string]*gateway{}}
-	b, err := os.ReadFile(s.path)
+	// never through a symbolic link; larger than any record gwdash writes
+	b, err := atomicfile.ReadFile(s.path, 64<<20)
 	if err != nil {
 		return f
 	}

@@ -2,6 +2,7 @@ package textsafe
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"unicode/utf8"
 	"unsafe"
@@ -84,9 +85,16 @@ func (w *Writer) Flush() error {
 	return err
 }
 
-// plainBytes reports whether p is valid UTF-8 of safe runes.
+// plainBytes reports whether p is valid UTF-8 of safe runes. Printable
+// ASCII, the bulk of any answer, is checked eight bytes at a time.
 func plainBytes(p []byte) bool {
-	for i := 0; i < len(p); i++ {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		if !printableWord(binary.LittleEndian.Uint64(p[i:])) {
+			break
+		}
+	}
+	for ; i < len(p); i++ {
 		c := p[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
 			continue
@@ -104,4 +112,21 @@ func plainBytes(p []byte) bool {
 		return true
 	}
 	return true
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// printableWord reports whether all eight bytes of w are printable ASCII
+// (0x20 to 0x7e). A false answer may be wrong (the caller then checks
+// byte by byte); a true one never is.
+func printableWord(w uint64) bool {
+	if w&highs != 0 { // a byte from 0x80 up
+		return false
+	}
+	below := (w - 0x20*ones) &^ w & highs // a byte under 0x20
+	del := (w + 0x01*ones) & highs        // a byte of 0x7f (no byte is over it here)
+	return below|del == 0
 }

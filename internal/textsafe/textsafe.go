@@ -14,7 +14,7 @@
 // Clean and Line for strings, Writer for a stream of command output,
 // Frame for a dashboard frame (which may carry only colour sequences of
 // its own), TermFilter as the last filter on the dashboard's output, and
-// JSON for JSON bytes printed as sent.
+// JSON for the JSON text of --json (every string re-encoded, json.go).
 package textsafe
 
 import (
