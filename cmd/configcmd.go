@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,7 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("theme", cfg.Theme, src("theme"))
 			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
 			t.row("read_only", fmt.Sprint(cfg.ReadOnly), src("read_only"))
+			t.row("answer_cap_mb", fmt.Sprint(cfg.AnswerCap>>20), src("answer_cap_mb"))
 			t.flush()
 			return nil
 		},
@@ -96,6 +98,14 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return fmt.Errorf("poll_interval must be a positive duration like 5s")
 		}
 		p.PollInterval = v
+		return nil
+	},
+	"answer_cap_mb": func(p *config.Profile, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > config.AnswerCapMBLimit {
+			return fmt.Errorf("answer_cap_mb must be a whole number of MiB, 1 to %d", config.AnswerCapMBLimit)
+		}
+		p.AnswerCapMB = n
 		return nil
 	},
 	"read_only": func(p *config.Profile, v string) error {
