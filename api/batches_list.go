@@ -86,7 +86,7 @@ func (c *Client) ListBatches(ctx context.Context, o BatchListOptions) (*BatchPag
 		q.Set("status", string(o.Status))
 	}
 	var page BatchPage
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches", query: q, limit: maxPageBytes, resource: "batches"}, &page)
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/batches", query: q, limit: MaxListPageBytes, resource: "batches"}, &page)
 	if err != nil {
 		return nil, optional("GET /batches", err)
 	}
@@ -97,50 +97,33 @@ func (c *Client) ListBatches(ctx context.Context, o BatchListOptions) (*BatchPag
 	return &page, nil
 }
 
-// MaxBatchPages bounds a walk of every page of batches.
-const MaxBatchPages = 200
-
-// AllBatches walks the pages of batches following the cursor, yielding
-// each batch once. It stops when a page says there is no more, when a
-// page adds no new id, or after MaxBatchPages (ending with a
-// *PagingStoppedError), and at the first error.
+// AllBatches walks the pages of batches with a Pager, yielding each batch
+// once. It stops when a page says there is no more, and ends with a
+// *PagingStoppedError when the walk stopped early (a page without news, a
+// cursor sent again, a bound of DefaultListBounds), and at the first
+// error.
 func (c *Client) AllBatches(ctx context.Context, o BatchListOptions) iter.Seq2[Batch, error] {
+	return c.WalkBatches(ctx, o, NewPager())
+}
+
+// WalkBatches is AllBatches with a Pager of the caller's (its bounds).
+func (c *Client) WalkBatches(ctx context.Context, o BatchListOptions, p *Pager) iter.Seq2[Batch, error] {
 	return func(yield func(Batch, error) bool) {
-		seen := map[string]bool{}
-		for pages := 1; ; pages++ {
+		for p.More() {
+			o.After = p.After()
 			page, err := c.ListBatches(ctx, o)
 			if err != nil {
 				yield(Batch{}, err)
 				return
 			}
-			fresh := 0
-			for _, b := range page.Data {
-				if seen[b.ID] {
-					continue
-				}
-				seen[b.ID] = true
-				fresh++
+			for _, b := range p.Batches(page) {
 				if !yield(b, nil) {
 					return
 				}
 			}
-			next := ""
-			if page.LastID != nil {
-				next = *page.LastID
-			} else if n := len(page.Data); n > 0 {
-				next = page.Data[n-1].ID
-			}
-			switch {
-			case !page.HasMore || len(page.Data) == 0:
-				return
-			case fresh == 0 || next == "" || next == o.After:
-				yield(Batch{}, &PagingStoppedError{Reason: "a page added no new batch", Pages: pages, Rows: len(seen)})
-				return
-			case pages >= MaxBatchPages:
-				yield(Batch{}, &PagingStoppedError{Reason: fmt.Sprintf("the cap of %d pages was reached", MaxBatchPages), Pages: pages, Rows: len(seen)})
-				return
-			}
-			o.After = next
+		}
+		if err := p.Err(); err != nil {
+			yield(Batch{}, err)
 		}
 	}
 }

@@ -205,7 +205,7 @@ func (c *Client) ListDestinations(ctx context.Context, o ListOptions) (*Destinat
 		q.Set("workspace_id", o.WorkspaceID)
 	}
 	var page DestinationPage
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations", query: q, key: managementKey, limit: maxPageBytes, resource: "destinations"}, &page)
+	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations", query: q, key: managementKey, limit: MaxListPageBytes, resource: "destinations"}, &page)
 	if err != nil {
 		return nil, err
 	}
@@ -216,111 +216,37 @@ func (c *Client) ListDestinations(ctx context.Context, o ListOptions) (*Destinat
 	return &page, nil
 }
 
-// MaxDestinationPages bounds a walk of every page (100 per page: ten
-// thousand destinations, where a workspace holds at most 85).
-const MaxDestinationPages = 100
-
-// ListChangedError says the list changed while it was paged through:
-// rows may have moved between pages, so some can be missing.
-type ListChangedError struct{ Before, After int }
-
-func (e *ListChangedError) Error() string {
-	return fmt.Sprintf("the list changed while loading (total_count %d, then %d): some rows may be missing; load it again", e.Before, e.After)
-}
-
-// PagingStoppedError says a walk of pages stopped early, and why.
-type PagingStoppedError struct {
-	Reason string
-	Pages  int
-	Rows   int
-}
-
-func (e *PagingStoppedError) Error() string {
-	return fmt.Sprintf("stopped after %d pages (%d rows): %s", e.Pages, e.Rows, e.Reason)
-}
-
-// Pager tracks a walk of offset pages: it drops rows already seen, and
-// says when to stop and what went wrong. The command and the dashboard
-// page with it, so both stop for the same reasons.
-type Pager struct {
-	seen  map[string]bool
-	total int
-	pages int
-	// Changed is set once total_count differs from the first page's.
-	Changed *ListChangedError
-}
-
-// NewPager starts a walk.
-func NewPager() *Pager { return &Pager{seen: map[string]bool{}, total: -1} }
-
-// Page folds one page in. It returns the rows not seen before, and
-// whether to fetch another page; err (a *PagingStoppedError) says why a
-// walk stopped before total_count was reached.
-func (p *Pager) Page(page *DestinationPage) (fresh []Destination, more bool, err error) {
-	p.pages++
-	if p.total >= 0 && page.TotalCount != p.total && p.Changed == nil {
-		p.Changed = &ListChangedError{Before: p.total, After: page.TotalCount}
-	}
-	if p.total < 0 {
-		p.total = page.TotalCount
-	}
-	for _, d := range page.Data {
-		if !p.seen[d.ID] {
-			p.seen[d.ID] = true
-			fresh = append(fresh, d)
-		}
-	}
-	switch {
-	case len(page.Data) == 0 || len(p.seen) >= page.TotalCount:
-		return fresh, false, nil
-	case len(fresh) == 0:
-		return fresh, false, &PagingStoppedError{Reason: "a page added no new destination", Pages: p.pages, Rows: len(p.seen)}
-	case p.pages >= MaxDestinationPages:
-		return fresh, false, &PagingStoppedError{Reason: fmt.Sprintf("the cap of %d pages was reached (total_count says %d)", MaxDestinationPages, page.TotalCount), Pages: p.pages, Rows: len(p.seen)}
-	}
-	return fresh, true, nil
-}
-
-// Rows is how many distinct rows were seen.
-func (p *Pager) Rows() int { return len(p.seen) }
-
-// AllDestinations walks every page from offset 0, yielding each
-// destination once (by id). It stops at total_count, at an empty page, at
-// a page that adds no new id, or after MaxDestinationPages, and at the
-// first error. A walk that stopped early ends by yielding a
-// *PagingStoppedError; one during which total_count changed ends by
-// yielding a *ListChangedError.
+// AllDestinations walks every page from offset 0 with a Pager, yielding
+// each destination once (by id). It stops at total_count and at an empty
+// page; a walk that stopped early (a page without news, a bound of
+// DefaultListBounds) ends by yielding a *PagingStoppedError, one during
+// which total_count changed by yielding a *ListChangedError; it stops at
+// the first error.
 func (c *Client) AllDestinations(ctx context.Context, workspaceID string, pageSize int) iter.Seq2[Destination, error] {
+	return c.WalkDestinations(ctx, workspaceID, pageSize, NewPager())
+}
+
+// WalkDestinations is AllDestinations with a Pager of the caller's (its
+// bounds).
+func (c *Client) WalkDestinations(ctx context.Context, workspaceID string, pageSize int, p *Pager) iter.Seq2[Destination, error] {
 	if pageSize <= 0 || pageSize > 100 {
 		pageSize = 100
 	}
 	return func(yield func(Destination, error) bool) {
-		p := NewPager()
-		for {
-			page, err := c.ListDestinations(ctx, ListOptions{Offset: p.Rows(), Limit: pageSize, WorkspaceID: workspaceID})
+		for p.More() {
+			page, err := c.ListDestinations(ctx, ListOptions{Offset: p.Offset(), Limit: pageSize, WorkspaceID: workspaceID})
 			if err != nil {
 				yield(Destination{}, err)
 				return
 			}
-			fresh, more, stop := p.Page(page)
-			for _, d := range fresh {
+			for _, d := range p.Destinations(page) {
 				if !yield(d, nil) {
 					return
 				}
 			}
-			if p.Changed != nil && (stop != nil || !more) {
-				// A list that changed while it was paged explains a
-				// page without news better than the stop itself.
-				yield(Destination{}, p.Changed)
-				return
-			}
-			if stop != nil {
-				yield(Destination{}, stop)
-				return
-			}
-			if !more {
-				return
-			}
+		}
+		if err := p.Err(); err != nil {
+			yield(Destination{}, err)
 		}
 	}
 }

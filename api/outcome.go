@@ -32,6 +32,9 @@ const (
 	EndTimedOut EndState = "timed out"
 	// EndStopped: stopped by the user.
 	EndStopped EndState = "stopped"
+	// EndTruncated: the answer reached the cap of text kept per model
+	// (config answer_cap_mb); reading stopped there, what arrived is kept.
+	EndTruncated EndState = "truncated"
 	// EndNoAnswer: no answer at all (an HTTP error, a refused request, an
 	// unreachable server).
 	EndNoAnswer EndState = "no answer"
@@ -71,6 +74,8 @@ type Outcome struct {
 	KeepAlives   int
 	// LastSeq is the last sequence_number seen (-1 before any).
 	LastSeq int64
+	// TruncatedAt is the cap an EndTruncated answer reached, in bytes.
+	TruncatedAt int64
 }
 
 // Done reports whether the response has ended.
@@ -161,6 +166,8 @@ func (o Outcome) Message() string {
 		return "response failed"
 	case EndStopped:
 		return "stopped by you; what arrived is kept"
+	case EndTruncated:
+		return "truncated at " + humanBytes(o.TruncatedAt) + "; what arrived is kept"
 	}
 	if o.Err != nil {
 		return o.Err.Error()
@@ -380,6 +387,19 @@ func (o Outcome) Stopped(at time.Time) Outcome {
 		return o
 	}
 	o.State, o.Err, o.Ended = EndStopped, &EndError{State: EndStopped, Cause: context.Canceled}, at
+	return o
+}
+
+// Truncated is the outcome of an answer whose text went past the cap of
+// text kept (size bytes): reading stopped at a time, what arrived up to
+// the cap is kept, the state is EndTruncated whatever the server said
+// (the text kept is not its whole answer; its usage, when it came, stays).
+func (o Outcome) Truncated(at time.Time, size int64) Outcome {
+	o.State, o.TruncatedAt = EndTruncated, size
+	if o.Ended.IsZero() {
+		o.Ended = at
+	}
+	o.Err = errors.New(o.Message())
 	return o
 }
 

@@ -173,36 +173,61 @@ func TestBodyCapBeforeReading(t *testing.T) {
 	}
 }
 
-// The pager stops when a page adds nothing new, or at its cap.
+// The pager stops when a page adds nothing new, at a cursor sent again,
+// and at each of its bounds: pages, rows and bytes.
 func TestPagerBounds(t *testing.T) {
 	page := func(ids ...string) *api.DestinationPage {
-		p := &api.DestinationPage{TotalCount: 1 << 40}
+		p := &api.DestinationPage{TotalCount: 1 << 40, Raw: []byte("{}")}
 		for _, id := range ids {
 			p.Data = append(p.Data, api.Destination{ID: id})
 		}
 		return p
 	}
 	p := api.NewPager()
-	if fresh, more, err := p.Page(page("a", "b")); len(fresh) != 2 || !more || err != nil {
-		t.Fatal(fresh, more, err)
+	if fresh := p.Destinations(page("a", "b")); len(fresh) != 2 || !p.More() || p.Err() != nil {
+		t.Fatal(fresh, p.More(), p.Err())
 	}
-	_, more, err := p.Page(page("a", "b"))
+	p.Destinations(page("a", "b"))
 	var ps *api.PagingStoppedError
-	if more || !errors.As(err, &ps) || !strings.Contains(err.Error(), "added no new destination") {
-		t.Fatalf("the same page again must stop the walk: %v %v", more, err)
+	if err := p.Err(); p.More() || !errors.As(err, &ps) || !strings.Contains(err.Error(), "stopped after 2 pages (2 rows): page 2 added no new destination") {
+		t.Fatalf("the same page again must stop the walk: %v %v", p.More(), err)
+	}
+	cursor := func(last string, ids ...string) *api.BatchPage {
+		b := &api.BatchPage{HasMore: true, LastID: &last, Raw: make([]byte, 1000)}
+		for _, id := range ids {
+			b.Data = append(b.Data, api.Batch{ID: id})
+		}
+		return b
 	}
 	p = api.NewPager()
-	for i := 0; ; i++ {
-		_, more, err := p.Page(page(fmt.Sprint(i)))
-		if !more {
-			if !errors.As(err, &ps) || ps.Pages != api.MaxDestinationPages {
-				t.Fatalf("cap: %v", err)
+	p.Batches(cursor("x", "1"))
+	if fresh := p.Batches(cursor("x", "2")); len(fresh) != 1 || p.More() || !strings.Contains(p.Err().Error(), "a cursor it had sent before") {
+		t.Fatalf("the same cursor again must stop the walk (keeping the new row): %v %v", fresh, p.Err())
+	}
+	p = api.NewPager()
+	if p.Batches(cursor("", "1")); p.More() || !strings.Contains(p.Err().Error(), "sent no cursor") {
+		t.Fatalf("more without a cursor: %v", p.Err())
+	}
+	bounds := map[string]api.ListBounds{
+		"the cap of 7 pages was reached":               {Pages: 7, Rows: 1000, Bytes: 1 << 30, PageBytes: 1},
+		"the cap of 10 rows was reached":               {Pages: 1000, Rows: 10, Bytes: 1 << 30, PageBytes: 1},
+		"the pages read add up to 5000 bytes, the cap": {Pages: 1000, Rows: 1000, Bytes: 5000, PageBytes: 1},
+	}
+	for want, b := range bounds {
+		p := api.NewPagerWith(b)
+		rows := 0
+		for i := 0; p.More(); i++ {
+			if i > 1000 {
+				t.Fatal("no bound")
 			}
-			break
+			rows += len(p.Batches(cursor(fmt.Sprint("c", i), fmt.Sprint(i, "a"), fmt.Sprint(i, "b", "c"))))
 		}
-		if i > api.MaxDestinationPages {
-			t.Fatal("no cap")
+		if err := p.Err(); err == nil || !strings.Contains(err.Error(), want) || rows > b.Rows || p.Pages() > b.Pages {
+			t.Fatalf("%s: %v (%d rows, %d pages)", want, err, rows, p.Pages())
 		}
+	}
+	if api.DefaultListBounds.Pages != api.MaxListPages || api.DefaultListBounds.Bytes != 64<<20 {
+		t.Fatalf("defaults: %+v", api.DefaultListBounds)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
@@ -18,64 +19,69 @@ import (
 const maxCompare = 4
 
 // contestant is one model of a comparison: its answer goes to a temporary
-// file as it arrives, so that memory per stream stays as flat as with one
-// model.
+// file (its spool) as it arrives, so that memory per stream stays as flat
+// as with one model, and at most cap bytes of it: past the cap the
+// model's stream stops, "truncated at" the cap, with what arrived kept.
 type contestant struct {
 	model   string
 	outcome api.Outcome
 	text    *os.File
+	path    string
 	bytes   int64
+	cap     int64
+	full    bool // the cap was reached: the rest was not kept
 	werr    error
 }
 
-// compare sends the same request to every model at once.
-func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequest, models []string, asJSON, noStream bool) error {
+// spool opens a contestant's temporary file in dir ("" = the system's).
+// It is unlinked at once where the system allows it (gone even if the
+// process is killed), and close removes it on every other path.
+func spool(dir, model string, cap int64) (*contestant, error) {
+	f, err := os.CreateTemp(dir, "gwdash-compare-*")
+	if err != nil {
+		return nil, &exitError{code: ExitFailure, msg: "cannot keep the answers of a comparison: " + err.Error()}
+	}
+	os.Remove(f.Name())
+	return &contestant{model: model, text: f, path: f.Name(), cap: cap}, nil
+}
+
+// close closes and removes the spool (again: a system that keeps an open
+// file's name removes it only now).
+func (r *contestant) close() {
+	r.text.Close()
+	os.Remove(r.path)
+}
+
+// compare sends the same request to every model at once. answerCap is
+// the text kept per model (config answer_cap_mb).
+func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequest, models []string, asJSON, noStream bool, answerCap int64) error {
 	defer a.streamingGC()()
-	runs := make([]*contestant, len(models))
-	for i, m := range models {
-		f, err := os.CreateTemp("", "gwdash-compare-*")
+	runs := make([]*contestant, 0, len(models))
+	defer func() {
+		for _, r := range runs {
+			r.close()
+		}
+	}()
+	for _, m := range models {
+		r, err := spool(a.env("TMPDIR"), m, answerCap)
 		if err != nil {
 			return err
 		}
-		os.Remove(f.Name()) // gone when closed
-		defer f.Close()
-		runs[i] = &contestant{model: m, text: f}
+		runs = append(runs, r)
 	}
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(1)
 		go func(r *contestant) {
 			defer wg.Done()
-			rq := req
-			rq.Model = r.model
-			if noStream {
-				start := time.Now()
-				resp, err := client.CreateResponse(c.Context(), rq)
-				r.outcome = api.OutcomeOf(r.model, resp, err, start, time.Now())
-				if resp != nil {
-					r.write(resp.OutputTextAll())
+			defer func() {
+				// A fault here ends this model's answer, not the
+				// program: the spools are still removed on the way out.
+				if p := recover(); p != nil {
+					r.outcome = api.OpenFailed(r.model, fmt.Errorf("internal error: %v", p), time.Now(), time.Now())
 				}
-				return
-			}
-			s, err := client.StreamResponse(c.Context(), rq)
-			if err != nil {
-				r.outcome = api.OpenFailed(r.model, err, time.Now(), time.Now())
-				return
-			}
-			defer s.Close()
-			for {
-				ev, err := s.Next()
-				if err != nil {
-					break
-				}
-				if ev.Type == api.EventOutputTextDelta || ev.Type == api.EventRefusalDelta {
-					r.write(ev.Delta)
-				}
-			}
-			r.outcome = s.Outcome()
-			if r.bytes == 0 && r.outcome.FinalText != "" {
-				r.write(r.outcome.FinalText)
-			}
+			}()
+			r.run(c, client, req, noStream)
 		}(r)
 	}
 	wg.Wait()
@@ -107,9 +113,60 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 	return nil
 }
 
-func (r *contestant) write(s string) {
-	if r.werr != nil || s == "" {
+// run sends the request to the contestant's model and spools its answer.
+func (r *contestant) run(c *cobra.Command, client *api.Client, req api.ResponseRequest, noStream bool) {
+	req.Model = r.model
+	if noStream {
+		start := time.Now()
+		resp, err := client.CreateResponse(c.Context(), req)
+		r.outcome = api.OutcomeOf(r.model, resp, err, start, time.Now())
+		if resp != nil {
+			r.write(resp.OutputTextAll())
+		}
+		r.truncated()
 		return
+	}
+	s, err := client.StreamResponse(c.Context(), req)
+	if err != nil {
+		r.outcome = api.OpenFailed(r.model, err, time.Now(), time.Now())
+		return
+	}
+	defer s.Close()
+	for !r.full {
+		ev, err := s.Next()
+		if err != nil {
+			break
+		}
+		if ev.Type == api.EventOutputTextDelta || ev.Type == api.EventRefusalDelta {
+			r.write(ev.Delta)
+		}
+	}
+	s.Close() // a truncated answer stops here: nothing more is read
+	r.outcome = s.Outcome()
+	if r.bytes == 0 && r.outcome.FinalText != "" {
+		r.write(r.outcome.FinalText)
+	}
+	r.truncated()
+}
+
+// truncated marks the outcome of an answer that went past the cap.
+func (r *contestant) truncated() {
+	if r.full {
+		r.outcome = r.outcome.Truncated(time.Now(), r.cap)
+	}
+}
+
+// write spools s, up to the cap (cut at a rune's start).
+func (r *contestant) write(s string) {
+	if r.werr != nil || r.full || s == "" {
+		return
+	}
+	if room := r.cap - r.bytes; int64(len(s)) > room {
+		n := int(max(0, room))
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, r.full = s[:n], true
 	}
 	n, err := io.WriteString(r.text, s)
 	r.bytes += int64(n)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,6 +66,7 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
 			t.row("read_only", format.OnOff(cfg.ReadOnly), src("read_only"))
 			t.row("notify", string(cfg.Notify), src("notify"))
+			t.row("answer_cap_mb", fmt.Sprint(cfg.AnswerCap>>20), src("answer_cap_mb"))
 			t.flush()
 			return nil
 		},
@@ -116,6 +118,14 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return err
 		}
 		p.Notify = v
+		return nil
+	},
+	"answer_cap_mb": func(p *config.Profile, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > config.AnswerCapMBLimit {
+			return fmt.Errorf("answer_cap_mb must be a whole number of MiB, 1 to %d", config.AnswerCapMBLimit)
+		}
+		p.AnswerCapMB = n
 		return nil
 	},
 	"read_only": func(p *config.Profile, v string) error {

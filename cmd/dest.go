@@ -14,6 +14,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -127,7 +128,7 @@ func printDestinations(w io.Writer, ds []api.Destination, total, offset int) {
 	t.row("NAME", "TYPE", "ENABLED", "SAMPLING", "REGIONS", "PRIVACY", "KEYS", "UPDATED", "ID")
 	now := time.Now()
 	for _, d := range ds {
-		t.row(oneLine(d.DisplayName()), oneLine(d.Type), onOff(d.Enabled), format.Percent(d.SamplingRate),
+		t.row(textsafe.Visible(d.DisplayName()), oneLine(d.Type), onOff(d.Enabled), format.Percent(d.SamplingRate),
 			oneLine(strings.Join(d.Regions, ",")), onOff(d.PrivacyMode), keysText(d.APIKeyHashes), oneLine(updatedAge(d.UpdatedAt, now)), oneLine(d.ID))
 	}
 	t.flush()
@@ -156,7 +157,7 @@ func updatedAge(at string, now time.Time) string {
 // masks them).
 func printDestination(w io.Writer, d *api.Destination) {
 	t := newTable(w)
-	t.row("name", oneLine(d.DisplayName()))
+	t.row("name", textsafe.Visible(d.DisplayName()))
 	t.row("id", oneLine(d.ID))
 	t.row("type", oneLine(d.Type))
 	t.row("workspace", oneLine(d.WorkspaceID))

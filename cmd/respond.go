@@ -35,7 +35,11 @@ With 2 to 4 --model flags the same prompt and settings go to every model at
 once: each answer is printed under its model when all have ended, with one
 summary line per model on stderr (ranked by time to first token, speed and
 cost), or with --json one JSON object per model per line (model, status,
-text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
+text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).
+Until then each answer waits in a temporary file, removed on every exit,
+of at most answer_cap_mb (--answer-cap-mb, default 64): past it that
+model's stream stops, "truncated at" the cap, and what arrived is kept.
+One model's answer is written through and kept nowhere.`,
 		Args: maxArgs(1, "one prompt (quote it) or -"),
 		RunE: func(c *cobra.Command, args []string) error {
 			prompt, err := a.prompt(args)
@@ -78,12 +82,12 @@ text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
 					return err
 				}
 			}
-			_, client, err := a.client(true)
+			cfg, client, err := a.client(true)
 			if err != nil {
 				return err
 			}
 			if len(models) > 1 {
-				return a.compare(c, client, req, models, asJSON, noStream)
+				return a.compare(c, client, req, models, asJSON, noStream, cfg.AnswerCap)
 			}
 			if noStream {
 				return a.respondOnce(c, client, req, asJSON)

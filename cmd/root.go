@@ -257,6 +257,7 @@ embedded gateway with realistic data and no account.`,
 	root.AddCommand(a.batchCommand(), a.respondCommand(), a.destCommand(), a.modelsCommand(), a.keyCommand(), a.creditsCommand(), a.generationCommand(),
 		a.demoCommand(), a.configCommand(), a.versionCommand())
 	pf.Int64Var(&a.flags.MaxBodyMB, "max-body-mb", 0, "largest answer gwdash reads, in MiB (default 512; a 100k-result batch is ~110)")
+	pf.Int64Var(&a.flags.AnswerCapMB, "answer-cap-mb", 0, "answer text kept per model, in MiB (default 64): past it that answer stops, truncated")
 	root.SetHelpCommand(&cobra.Command{Hidden: true})
 	// The completion scripts are written where output goes: set before the
 	// completion command is made (it keeps the writer it sees then).

@@ -39,6 +39,7 @@ type Profile struct {
 	ReadOnly         *bool  `toml:"read_only,omitempty"`
 	MaxBodyMB        int64  `toml:"max_body_mb,omitempty"`
 	Notify           string `toml:"notify,omitempty"`
+	AnswerCapMB      int64  `toml:"answer_cap_mb,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -65,6 +66,8 @@ type Flags struct {
 	Theme         string
 	// MaxBodyMB caps an answer's size in MiB; 0 is unset.
 	MaxBodyMB int64
+	// AnswerCapMB caps the answer text kept per model in MiB; 0 is unset.
+	AnswerCapMB int64
 }
 
 // Settings are the effective values.
@@ -81,6 +84,11 @@ type Settings struct {
 	MaxBodyMB int64
 	// Notify is how a watched batch's end is told (notify.Mode).
 	Notify notify.Mode
+	// AnswerCap is the most answer text kept per model, in bytes: a
+	// playground turn, a compare pane, a spooled answer of a multi-model
+	// respond. Past it that answer's stream stops, "truncated at" the cap,
+	// with what arrived kept.
+	AnswerCap int64
 }
 
 // DefaultMaxBodyMB is the answer cap when none is set.
@@ -88,6 +96,14 @@ const DefaultMaxBodyMB = 512
 
 // MaxBodyMBLimit is the largest cap a user may set (16 GiB).
 const MaxBodyMBLimit = 16 << 10
+
+// DefaultAnswerCap is the answer text kept per model when answer_cap_mb
+// is not set (64 MiB): the one default of the playground, the compare
+// panes and a multi-model respond.
+const DefaultAnswerCap = 64 << 20
+
+// AnswerCapMBLimit is the largest answer_cap_mb a user may set (16 GiB).
+const AnswerCapMBLimit = 16 << 10
 
 // Resolved is the outcome of Load.
 type Resolved struct {
@@ -325,6 +341,20 @@ func Load(in Inputs) (*Resolved, error) {
 	}
 	if r.MaxBodyMB < 1 || r.MaxBodyMB > MaxBodyMBLimit {
 		return nil, &ConfigError{Msg: fmt.Sprintf("max_body_mb %d (%s): must be 1 to %d", r.MaxBodyMB, r.Sources["max_body_mb"], MaxBodyMBLimit)}
+	}
+	r.AnswerCap, r.Sources["answer_cap_mb"] = DefaultAnswerCap, "default"
+	capMB := int64(0)
+	switch {
+	case in.Flags.AnswerCapMB != 0:
+		capMB, r.Sources["answer_cap_mb"] = in.Flags.AnswerCapMB, "flag --answer-cap-mb"
+	case prof.AnswerCapMB != 0:
+		capMB, r.Sources["answer_cap_mb"] = prof.AnswerCapMB, fileSrc
+	}
+	if r.Sources["answer_cap_mb"] != "default" {
+		if capMB < 1 || capMB > AnswerCapMBLimit {
+			return nil, &ConfigError{Msg: fmt.Sprintf("answer_cap_mb %d (%s): must be 1 to %d", capMB, r.Sources["answer_cap_mb"], AnswerCapMBLimit)}
+		}
+		r.AnswerCap = capMB << 20
 	}
 
 	run := in.RunKeyCommand

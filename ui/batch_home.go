@@ -107,8 +107,7 @@ type batchesView struct {
 	order      int
 	loading    bool
 	loaded     bool
-	hasMore    bool
-	after      string
+	pager      *api.Pager // this walk of the list's pages
 	notOffered bool
 	err        error
 	updated    time.Time
@@ -148,7 +147,7 @@ func (v *batchesView) Init() tea.Cmd {
 // reload starts the list again from its first page.
 func (v *batchesView) reload() tea.Cmd {
 	v.gen++
-	v.after, v.hasMore, v.err = "", false, nil
+	v.pager, v.err = newPager(v.c.opts), nil
 	for _, r := range v.rows {
 		r.polling = false
 	}
@@ -157,7 +156,7 @@ func (v *batchesView) reload() tea.Cmd {
 
 func (v *batchesView) loadPage() tea.Cmd {
 	v.loading = true
-	client, ctx, gen, after := v.c.client, v.c.ctx, v.gen, v.after
+	client, ctx, gen, after := v.c.client, v.c.ctx, v.gen, v.pager.After()
 	st, base := v.c.record, v.c.base
 	return func() tea.Msg {
 		p, err := client.ListBatches(ctx, api.BatchListOptions{Limit: 50, After: after})
@@ -248,8 +247,9 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 	v.notOffered, v.err = false, nil
 	now := v.c.now()
 	var seen []record.Batch
-	for i := range msg.page.Data {
-		b := msg.page.Data[i]
+	fresh := v.foldPage(msg.page)
+	for i := range fresh {
+		b := fresh[i]
 		if r, ok := v.byID[b.ID]; ok {
 			r.b, r.fromRecord = b, false
 		} else {
@@ -259,13 +259,7 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 		}
 		seen = append(seen, record.FromAPI(&b, now))
 	}
-	v.hasMore = msg.page.HasMore && len(msg.page.Data) > 0
-	if msg.page.LastID != nil {
-		v.after = *msg.page.LastID
-	} else if n := len(msg.page.Data); n > 0 {
-		v.after = msg.page.Data[n-1].ID
-	}
-	if !v.hasMore {
+	if !v.pager.More() {
 		v.mergeRecord(msg.recorded)
 	}
 	v.apply()
@@ -289,7 +283,7 @@ func (v *batchesView) mergeRecord(recorded []record.Batch) {
 
 // maybeMore loads the next page when the cursor nears the end.
 func (v *batchesView) maybeMore() tea.Cmd {
-	if v.loading || !v.hasMore {
+	if v.loading || v.pager == nil || !v.pager.More() {
 		return nil
 	}
 	if v.nav.cursor >= len(v.view)-10 || len(v.view) < v.nav.height {

@@ -16,6 +16,35 @@ import (
 	"github.com/gwdash/gwdash/internal/record"
 )
 
+// foldPage takes a page in through the walk's Pager (which stops a
+// repeated cursor or page and every bound of api.DefaultListBounds): the
+// batches not seen before in this walk, as many as the home has room for
+// beside the rows it holds.
+func (v *batchesView) foldPage(page *api.BatchPage) []api.Batch {
+	fresh := v.pager.Batches(page)
+	added := 0
+	for _, b := range fresh {
+		if v.byID[b.ID] == nil {
+			added++
+		}
+	}
+	room := v.pager.Admit(len(v.rows), added)
+	if room == added {
+		return fresh
+	}
+	keep := fresh[:0]
+	for _, b := range fresh {
+		if v.byID[b.ID] == nil {
+			if room == 0 {
+				continue
+			}
+			room--
+		}
+		keep = append(keep, b)
+	}
+	return keep
+}
+
 // apply recomputes the shown rows.
 func (v *batchesView) apply() {
 	var sel *homeRow

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
@@ -28,7 +29,7 @@ func (v *batchesView) SetSize(w, h int) {
 
 func (v *batchesView) layout() {
 	v.tbl.layout(v.w)
-	v.nav.setHeight(max(1, v.h-3-btoi(v.notOffered)))
+	v.nav.setHeight(max(1, v.h-3-btoi(v.notOffered)-btoi(pagingNote(v.pager) != "")))
 }
 
 func btoi(b bool) int {
@@ -62,6 +63,9 @@ func (v *batchesView) View() string {
 	lines = append(lines, v.summary())
 	if v.notOffered {
 		lines = append(lines, s.Warning.Render("this server does not list batches: these are the batches opened or submitted from this machine"))
+	}
+	if note := pagingNote(v.pager); note != "" {
+		lines = append(lines, s.Warning.Render(ansi.Truncate(note, max(1, v.w), "…")))
 	}
 	switch {
 	case v.confirm != nil:

@@ -99,6 +99,9 @@ type Options struct {
 	Workspace string
 	// Poll tunes batch polling (the interval comes from poll_interval).
 	Poll api.PollOptions
+	// ListBounds bound every walk of a list's pages (zero:
+	// api.DefaultListBounds, the bounds of the commands too).
+	ListBounds api.ListBounds
 	// Record remembers batches, destinations and models on this machine
 	// (nil remembers nothing).
 	Record *record.Store

@@ -56,8 +56,6 @@ type destView struct {
 	rows     []api.Destination
 	pager    *api.Pager
 	total    int
-	more     bool
-	stopped  error
 	loading  bool
 	loaded   bool
 	err      error
@@ -105,8 +103,8 @@ func (v *destView) reload() tea.Cmd {
 		return nil
 	}
 	v.gen++
-	v.rows, v.total, v.err, v.stopped, v.more = nil, 0, nil, nil, false
-	v.pager = api.NewPager()
+	v.rows, v.total, v.err = nil, 0, nil
+	v.pager = newPager(v.c.opts)
 	v.nav = listNav{height: v.nav.height}
 	v.apply()
 	return v.loadPage()
@@ -114,7 +112,7 @@ func (v *destView) reload() tea.Cmd {
 
 func (v *destView) loadPage() tea.Cmd {
 	v.loading = true
-	client, ctx, gen, ws, offset := v.c.client, v.c.ctx, v.gen, v.work, v.pager.Rows()
+	client, ctx, gen, ws, offset := v.c.client, v.c.ctx, v.gen, v.work, v.pager.Offset()
 	return func() tea.Msg {
 		p, err := client.ListDestinations(ctx, api.ListOptions{Offset: offset, Limit: destPageSize, WorkspaceID: ws})
 		return destPageMsg{gen: gen, page: p, err: err}
@@ -170,12 +168,12 @@ func (v *destView) onPage(msg destPageMsg) tea.Cmd {
 	}
 	v.err = nil
 	v.updated = v.c.now()
-	fresh, more, stop := v.pager.Page(msg.page)
+	fresh := v.pager.Destinations(msg.page)
 	v.rows = append(v.rows, fresh...)
-	v.total, v.more, v.stopped = msg.page.TotalCount, more, stop
+	v.total = msg.page.TotalCount
 	v.apply()
 	cmds := []tea.Cmd{v.seen(fresh...)}
-	if v.pager.Changed != nil && !more {
+	if v.pager.Changed != nil && !v.pager.More() {
 		cmds = append(cmds, fail("the list changed while loading; press r to reload"))
 	}
 	return tea.Batch(append(cmds, v.maybeMore())...)
@@ -183,7 +181,7 @@ func (v *destView) onPage(msg destPageMsg) tea.Cmd {
 
 // maybeMore loads the next page when the cursor nears the end.
 func (v *destView) maybeMore() tea.Cmd {
-	if v.loading || !v.more || v.filter.query() != "" {
+	if v.loading || v.pager == nil || !v.pager.More() || v.filter.query() != "" {
 		return nil
 	}
 	if v.nav.cursor >= len(v.view)-5 || len(v.view) < v.nav.height {
@@ -318,7 +316,12 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if v.c.opts.ReadOnly {
 			return v.c.refuseWrite(present.WriteDestDelete)
 		}
-		v.confirm = newTypedConfirm("delete '"+d.DisplayName()+"'? It stops receiving generations. Type its name to confirm:", confirmWord(d), d.ID)
+		word := confirmWord(d)
+		how := "Type its name to confirm:"
+		if strings.Contains(word, "‹U+") {
+			how = "Type its name as shown, each ‹U+…› as <U+…>, to confirm:"
+		}
+		v.confirm = newTypedConfirm("delete '"+textsafe.Visible(d.DisplayName())+"'? It stops receiving generations. "+how, word, d.ID)
 		return v.confirm.input.Focus()
 	default:
 		return unknownKey(msg)
@@ -330,7 +333,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 // unnamed destination.
 func confirmWord(d *api.Destination) string {
 	if d.Name != nil && strings.TrimSpace(*d.Name) != "" {
-		return textsafe.Line(*d.Name)
+		return textsafe.Visible(*d.Name)
 	}
 	return d.ID
 }

@@ -30,7 +30,7 @@ func (v *destView) SetSize(w, h int) {
 func (v *destView) layout() {
 	v.tbl.layout(v.w)
 	extra := 0
-	if v.pager != nil && (v.pager.Changed != nil || v.stopped != nil) {
+	if pagingNote(v.pager) != "" {
 		extra = 1
 	}
 	v.nav.setHeight(max(1, v.h-3-extra))
@@ -84,10 +84,8 @@ func (v *destView) View() string {
 		head += "  " + s.Warning.Render("read-only")
 	}
 	lines = append(lines, ansi.Truncate(head, max(1, v.w), "…"))
-	if v.pager != nil && v.pager.Changed != nil {
-		lines = append(lines, s.Warning.Render(ansi.Truncate("the list changed while loading ("+v.pager.Changed.Error()+"); press r to reload", max(1, v.w), "…")))
-	} else if v.stopped != nil {
-		lines = append(lines, s.Warning.Render(ansi.Truncate("paging "+v.stopped.Error()+"; press r to reload", max(1, v.w), "…")))
+	if note := pagingNote(v.pager); note != "" {
+		lines = append(lines, s.Warning.Render(ansi.Truncate(note, max(1, v.w), "…")))
 	}
 	switch {
 	case v.editWS:

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"unicode/utf8"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -10,7 +12,9 @@ import (
 // confirmPrompt is the one y/N question of the app: y answers yes; N, n
 // and esc say no (the default). With a word set, the user must type that
 // word and press enter instead (deleting a destination asks for its
-// name).
+// name). The word is compared as shown: a name with an invisible rune is
+// typed with its marker ("<U+200B>"), never matched by the name it looks
+// like.
 type confirmPrompt struct {
 	question string
 	word     string
@@ -27,7 +31,7 @@ func newConfirm(question, tag string) *confirmPrompt {
 func newTypedConfirm(question, word, tag string) *confirmPrompt {
 	c := newConfirm(question, tag)
 	c.word = word
-	c.input = newInput("› ", "type it here", 256, "")
+	c.input = newInput("› ", "type it here", max(256, utf8.RuneCountInString(word)+16), "")
 	c.input.Focus()
 	return c
 }
@@ -50,7 +54,7 @@ func (c *confirmPrompt) key(msg tea.KeyMsg) (cmd tea.Cmd, done, yes bool) {
 	case key.Matches(msg, ik.Cancel):
 		return nil, true, false
 	case key.Matches(msg, ik.Accept):
-		return nil, true, c.input.Value() == c.word
+		return nil, true, textsafe.SameShown(c.input.Value(), c.word)
 	}
 	c.input, cmd = c.input.Update(msg)
 	return cmd, false, false

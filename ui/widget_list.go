@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 )
 
@@ -245,4 +246,27 @@ func (st listState) top(s Styles) (lines []string, rows bool) {
 		lines = append(lines, s.Muted.Render("  "+msg))
 	}
 	return lines, true
+}
+
+// newPager starts a walk of a list's pages with the dashboard's bounds.
+func newPager(o Options) *api.Pager {
+	if o.ListBounds == (api.ListBounds{}) {
+		return api.NewPager()
+	}
+	return api.NewPagerWith(o.ListBounds)
+}
+
+// pagingNote is the line a list draws when its walk of pages ended early
+// or the list changed under it ("" when neither): the same words in every
+// view that pages (api.Pager says why).
+func pagingNote(p *api.Pager) string {
+	switch {
+	case p == nil:
+		return ""
+	case p.Changed != nil:
+		return p.Changed.Error() + " (r reloads)"
+	case p.Stopped != nil:
+		return "paging " + p.Stopped.Error() + " · r reloads"
+	}
+	return ""
 }

@@ -64,7 +64,7 @@ func appendClean(b *strings.Builder, s string, oneLine bool) {
 			i++
 			continue
 		}
-		writeInert(b, r, oneLine)
+		writeShown(b, s, i, r, oneLine)
 		i += size
 	}
 }
@@ -112,7 +112,7 @@ func Safe(r rune) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return true
-	case r < 0x20 || r == 0x7f || isC1(r) || isBidi(r):
+	case r < 0x20 || r == 0x7f || isC1(r) || isBidi(r) || hidden(r) || contextual(r):
 		return false
 	}
 	return true
