@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
@@ -41,6 +42,7 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 		defer f.Close()
 		runs[i] = &contestant{model: m, text: f}
 	}
+	group := a.reqlog.NewGroup()
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(1)
@@ -48,6 +50,8 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 			defer wg.Done()
 			rq := req
 			rq.Model = r.model
+			call := a.reqlog.Begin(rq, reqlog.Meta{CompareGroup: group, ReplayOf: a.logMeta.ReplayOf})
+			defer func() { call.Finish(r.outcome) }()
 			if noStream {
 				start := time.Now()
 				resp, err := client.CreateResponse(c.Context(), rq)
@@ -71,6 +75,7 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 				if ev.Type == api.EventOutputTextDelta || ev.Type == api.EventRefusalDelta {
 					r.write(ev.Delta)
 				}
+				call.Event(ev)
 			}
 			r.outcome = s.Outcome()
 			if r.bytes == 0 && r.outcome.FinalText != "" {

@@ -52,6 +52,7 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("theme", cfg.Theme, src("theme"))
 			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
 			t.row("read_only", fmt.Sprint(cfg.ReadOnly), src("read_only"))
+			t.row("log", fmt.Sprint(cfg.Log), src("log"))
 			t.flush()
 			return nil
 		},
@@ -104,6 +105,14 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return fmt.Errorf("read_only must be true or false")
 		}
 		p.ReadOnly = &b
+		return nil
+	},
+	"log": func(p *config.Profile, v string) error {
+		b := v == "true"
+		if v != "true" && v != "false" {
+			return fmt.Errorf("log must be true or false")
+		}
+		p.Log = &b
 		return nil
 	},
 }

@@ -37,6 +37,8 @@ type Profile struct {
 	PollInterval     string `toml:"poll_interval,omitempty"`
 	ReadOnly         *bool  `toml:"read_only,omitempty"`
 	MaxBodyMB        int64  `toml:"max_body_mb,omitempty"`
+	// Log = false keeps this profile's requests out of the request log.
+	Log *bool `toml:"log,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -63,6 +65,8 @@ type Flags struct {
 	Theme         string
 	// MaxBodyMB caps an answer's size in MiB; 0 is unset.
 	MaxBodyMB int64
+	// NoLog turns the request log off (--no-log).
+	NoLog bool
 }
 
 // Settings are the effective values.
@@ -77,6 +81,8 @@ type Settings struct {
 	Insecure      bool
 	// MaxBodyMB is the largest answer read, in MiB (a batch can be large).
 	MaxBodyMB int64
+	// Log: requests are kept in the local request log (on by default).
+	Log bool
 }
 
 // DefaultMaxBodyMB is the answer cap when none is set.
@@ -297,6 +303,13 @@ func Load(in Inputs) (*Resolved, error) {
 		r.Sources["read_only"] = "default"
 	}
 	r.Insecure = in.Flags.Insecure
+	r.Log, r.Sources["log"] = prof.Log == nil || *prof.Log, "default"
+	switch {
+	case in.Flags.NoLog:
+		r.Log, r.Sources["log"] = false, "flag --no-log"
+	case prof.Log != nil:
+		r.Sources["log"] = fileSrc
+	}
 	r.MaxBodyMB, r.Sources["max_body_mb"] = DefaultMaxBodyMB, "default"
 	switch {
 	case in.Flags.MaxBodyMB != 0:
