@@ -20,6 +20,9 @@ go test -run '^$' -bench 'Stream|Batch' -benchtime "$bt" -benchmem ./api/ | tee 
 go test -run '^$' -bench 'PlaygroundFrame|ResultsTable' -benchtime 200x -benchmem ./ui/ | tee "$out/go-ui.txt"
 go test -run '^$' -bench 'Bulk50MiB' -benchtime 1x -benchmem ./ui/ | tee -a "$out/go-ui.txt"
 go test -run '^$' -bench 'Keypress' -benchtime 1000x ./ui/ | tee -a "$out/go-ui.txt"
+# the request log at 100k rows (issue #26): search, the Logs view's load, export, the cost to a request
+go test -run '^$' -bench 'Search100k|LogsViewOpen100k|Export100k' -benchtime 5x -benchmem ./internal/reqlog/ | tee "$out/go-reqlog.txt"
+go test -run '^$' -bench 'RecordAdded' -benchtime 3000x -benchmem ./internal/reqlog/ | tee -a "$out/go-reqlog.txt"
 
 val() { # val FILE BENCH UNIT -> the number before the unit
   awk -v b="$2" -v u="$3" '$1 ~ "^"b"(-[0-9]+)?$" { for (i=2;i<=NF;i++) if ($i==u) print $(i-1) }' "$1" | head -1
@@ -41,6 +44,7 @@ large=$(grep -o 'batch-[0-9]*-large' "$out/serve.txt" | head -1)
 tiny=$(grep -o 'batch-[0-9]*-tiny' "$out/serve.txt" | head -1)
 chat=$(grep -o 'batch-[0-9]*-chat' "$out/serve.txt" | head -1)
 export GWDASH_BASE_URL="$base" GWDASH_API_KEY="$key"
+export XDG_STATE_HOME="$PWD/$out/state"  # the runs' request log stays here, not in the user's
 size=$(curl -s -H "Authorization: Bearer $key" "$base/batches/$large" | wc -c)  # also warms the gateway's copy
 tiny_size=$(curl -s -H "Authorization: Bearer $key" "$base/batches/$tiny" | wc -c)
 

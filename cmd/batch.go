@@ -425,6 +425,7 @@ func (a *app) batchSubmit() *cobra.Command {
 				return err
 			}
 			b, err := client.SubmitBatch(c.Context(), endpoint, model, reqs)
+			a.reqlog.Batch(endpoint, model, reqs, b, err)
 			if err != nil {
 				return err
 			}

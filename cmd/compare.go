@@ -11,6 +11,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
@@ -69,11 +70,16 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 		}
 		runs = append(runs, r)
 	}
+	group := a.reqlog.NewGroup()
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(1)
 		go func(r *contestant) {
 			defer wg.Done()
+			rq := req
+			rq.Model = r.model
+			call := a.reqlog.Begin(rq, reqlog.Meta{CompareGroup: group, ReplayOf: a.logMeta.ReplayOf})
+			defer func() { call.Finish(r.outcome) }()
 			defer func() {
 				// A fault here ends this model's answer, not the
 				// program: the spools are still removed on the way out.
@@ -81,7 +87,7 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 					r.outcome = api.OpenFailed(r.model, fmt.Errorf("internal error: %v", p), time.Now(), time.Now())
 				}
 			}()
-			r.run(c, client, req, noStream)
+			r.run(c, client, rq, noStream, call.Event)
 		}(r)
 	}
 	wg.Wait()
@@ -114,7 +120,9 @@ func (a *app) compare(c *cobra.Command, client *api.Client, req api.ResponseRequ
 }
 
 // run sends the request to the contestant's model and spools its answer.
-func (r *contestant) run(c *cobra.Command, client *api.Client, req api.ResponseRequest, noStream bool) {
+// run sends one model's request; event sees every streamed event (the
+// request log).
+func (r *contestant) run(c *cobra.Command, client *api.Client, req api.ResponseRequest, noStream bool, event func(api.Event)) {
 	req.Model = r.model
 	if noStream {
 		start := time.Now()
@@ -140,6 +148,7 @@ func (r *contestant) run(c *cobra.Command, client *api.Client, req api.ResponseR
 		if ev.Type == api.EventOutputTextDelta || ev.Type == api.EventRefusalDelta {
 			r.write(ev.Delta)
 		}
+		event(ev)
 	}
 	s.Close() // a truncated answer stops here: nothing more is read
 	r.outcome = s.Outcome()

@@ -67,6 +67,7 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("read_only", format.OnOff(cfg.ReadOnly), src("read_only"))
 			t.row("notify", string(cfg.Notify), src("notify"))
 			t.row("answer_cap_mb", fmt.Sprint(cfg.AnswerCap>>20), src("answer_cap_mb"))
+			t.row("log", format.OnOff(cfg.Log), src("log"))
 			t.flush()
 			return nil
 		},
@@ -134,6 +135,14 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return fmt.Errorf("read_only must be on or off")
 		}
 		p.ReadOnly = &b
+		return nil
+	},
+	"log": func(p *config.Profile, v string) error {
+		b := v == "true"
+		if v != "true" && v != "false" {
+			return fmt.Errorf("log must be true or false")
+		}
+		p.Log = &b
 		return nil
 	},
 }

@@ -15,11 +15,12 @@ import (
 	"github.com/gwdash/gwdash/internal/gateway"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/ui"
 	"github.com/muesli/termenv"
 )
 
-var views = []string{"batches", "playground", "destinations"}
+var views = []string{"batches", "playground", "destinations", "logs"}
 
 func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, error) {
 	if !slices.Contains(views, a.view) {
@@ -55,7 +56,8 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 		r.SetHasDarkBackground(r.HasDarkBackground())
 	}
 	return ui.Options{Client: ui.FromAPI(client, cache), Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
-		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, Record: record.Open(state), Renderer: r}, nil
+		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, Record: record.Open(state), Renderer: r,
+		Requests: a.reqlog}, nil
 }
 
 // dashboard opens the Bubble Tea dashboard.
@@ -86,6 +88,12 @@ func (a *app) dashboardDemo(ctx context.Context, cfg *config.Resolved, client *a
 	defer os.RemoveAll(dir)
 	opts.Record = record.Open(dir)
 	opts.Client = ui.FromAPI(client, "")
+	if cfg.Log && !a.flags.NoLog {
+		// The demo's requests are not the user's: their log dies with it.
+		a.reqlog = reqlog.Start(reqlog.Options{Path: reqlog.Path(dir), Profile: "demo", Host: hostOf(cfg.BaseURL)})
+		defer a.closeRequestLog()
+		opts.Requests = a.reqlog
+	}
 	return a.runUI(ctx, opts)
 }
 

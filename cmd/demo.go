@@ -43,7 +43,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 			if err != nil {
 				return err
 			}
-			cfg := &config.Resolved{Profile: "demo", Settings: config.Settings{BaseURL: srv.URL, PollInterval: 2 * time.Second, ReadOnly: a.flags.ReadOnly, Theme: "auto"}}
+			cfg := &config.Resolved{Profile: "demo", Settings: config.Settings{BaseURL: srv.URL, PollInterval: 2 * time.Second, ReadOnly: a.flags.ReadOnly, Theme: "auto", Log: true}}
 			return a.dashboardDemo(c.Context(), cfg, client, srv)
 		},
 	}

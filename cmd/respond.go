@@ -144,9 +144,11 @@ func (a *app) prompt(args []string) (string, error) {
 }
 
 func (a *app) respondOnce(c *cobra.Command, client *api.Client, req api.ResponseRequest, asJSON bool) error {
+	call := a.reqlog.Begin(req, a.logMeta)
 	start := time.Now()
 	r, err := client.CreateResponse(c.Context(), req)
 	o := api.OutcomeOf(req.Model, r, err, start, time.Now())
+	call.Finish(o)
 	if err != nil && o.State != api.EndStopped {
 		return err
 	}
@@ -173,8 +175,11 @@ func (a *app) respondOnce(c *cobra.Command, client *api.Client, req api.Response
 // and keeps none of it: memory stays flat however long the answer.
 func (a *app) respondStream(c *cobra.Command, client *api.Client, req api.ResponseRequest, asJSON bool) error {
 	defer a.streamingGC()()
+	call := a.reqlog.Begin(req, a.logMeta)
+	start := time.Now()
 	s, err := client.StreamResponse(c.Context(), req)
 	if err != nil {
+		call.Finish(api.OpenFailed(req.Model, err, start, time.Now()))
 		return err
 	}
 	defer s.Close()
@@ -184,6 +189,7 @@ func (a *app) respondStream(c *cobra.Command, client *api.Client, req api.Respon
 		if err != nil {
 			break
 		}
+		call.Event(ev)
 		if asJSON || ev.Type != api.EventOutputTextDelta && ev.Type != api.EventRefusalDelta || ev.Delta == "" {
 			continue
 		}
@@ -194,6 +200,7 @@ func (a *app) respondStream(c *cobra.Command, client *api.Client, req api.Respon
 		last = ev.Delta[len(ev.Delta)-1]
 	}
 	o := s.Outcome()
+	call.Finish(o)
 	switch {
 	case asJSON && o.Final != nil:
 		a.json(o.Final.Raw)

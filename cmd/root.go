@@ -17,6 +17,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/config"
 	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -124,6 +125,11 @@ type app struct {
 	// onScreen is set while the dashboard owns the terminal: nothing is
 	// printed on stderr then (noteWait stays silent).
 	onScreen atomic.Bool
+	// reqlog records the requests of this run (nil: not logged); see
+	// logs_record.go.
+	reqlog *reqlog.Recorder
+	// logMeta links this run's requests (a replay names its row).
+	logMeta reqlog.Meta
 }
 
 func newApp(ctx context.Context, stdio IO, env config.Env) *app {
@@ -139,6 +145,7 @@ func Run(ctx context.Context, args []string, stdio IO, env config.Env) int {
 	a := newApp(ctx, stdio, env)
 	defer a.out.Flush()
 	defer a.errw.Flush()
+	defer a.closeRequestLog()
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdio.In)
@@ -248,14 +255,15 @@ embedded gateway with realistic data and no account.`,
 	pf.BoolVar(&a.flags.Insecure, "insecure", false, "allow a plain-http base URL to a non-loopback host")
 	pf.BoolVar(&a.flags.ReadOnly, "read-only", false, "refuse every change (batch submit and delete, destination create, update, toggle and delete), as read_only = true")
 	pf.StringVar(&a.logPath, "log", "", "write a debug log (never keys) to this file")
+	pf.BoolVar(&a.flags.NoLog, "no-log", false, "keep this run's requests out of the request log (gwdash logs)")
 	f := root.Flags()
-	f.StringVar(&a.view, "view", "batches", "view to open: batches, playground or destinations")
+	f.StringVar(&a.view, "view", "batches", "view to open: batches, playground, destinations or logs")
 	f.StringVar(&a.batchID, "batch", "", "batch id to open in the batch view")
 	f.StringVar(&a.model, "model", "", "model for the playground (<provider>/<model>)")
 	f.StringVar(&a.flags.Workspace, "workspace", "", "workspace id for destinations (env GWDASH_WORKSPACE)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &inputError{msg: flagProblem(err) + " (see --help)"} })
 	root.AddCommand(a.batchCommand(), a.respondCommand(), a.destCommand(), a.modelsCommand(), a.keyCommand(), a.creditsCommand(), a.generationCommand(),
-		a.demoCommand(), a.configCommand(), a.versionCommand())
+		a.demoCommand(), a.configCommand(), a.versionCommand(), a.logsCommand(), a.spendCommand())
 	pf.Int64Var(&a.flags.MaxBodyMB, "max-body-mb", 0, "largest answer gwdash reads, in MiB (default 512; a 100k-result batch is ~110)")
 	pf.Int64Var(&a.flags.AnswerCapMB, "answer-cap-mb", 0, "answer text kept per model, in MiB (default 64): past it that answer stops, truncated")
 	root.SetHelpCommand(&cobra.Command{Hidden: true})
@@ -312,6 +320,7 @@ func (a *app) client(requireAPIKey bool) (*config.Resolved, *api.Client, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	a.startRequestLog(cfg)
 	return cfg, c, nil
 }
 

@@ -40,6 +40,8 @@ type Profile struct {
 	MaxBodyMB        int64  `toml:"max_body_mb,omitempty"`
 	Notify           string `toml:"notify,omitempty"`
 	AnswerCapMB      int64  `toml:"answer_cap_mb,omitempty"`
+	// Log = false keeps this profile's requests out of the request log.
+	Log *bool `toml:"log,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -68,6 +70,8 @@ type Flags struct {
 	MaxBodyMB int64
 	// AnswerCapMB caps the answer text kept per model in MiB; 0 is unset.
 	AnswerCapMB int64
+	// NoLog turns the request log off (--no-log).
+	NoLog bool
 }
 
 // Settings are the effective values.
@@ -89,6 +93,8 @@ type Settings struct {
 	// respond. Past it that answer's stream stops, "truncated at" the cap,
 	// with what arrived kept.
 	AnswerCap int64
+	// Log: requests are kept in the local request log (on by default).
+	Log bool
 }
 
 // DefaultMaxBodyMB is the answer cap when none is set.
@@ -331,6 +337,13 @@ func Load(in Inputs) (*Resolved, error) {
 	r.Sources["notify"] = "default"
 	if prof.Notify != "" {
 		r.Sources["notify"] = fileSrc
+	}
+	r.Log, r.Sources["log"] = prof.Log == nil || *prof.Log, "default"
+	switch {
+	case in.Flags.NoLog:
+		r.Log, r.Sources["log"] = false, "flag --no-log"
+	case prof.Log != nil:
+		r.Sources["log"] = fileSrc
 	}
 	r.MaxBodyMB, r.Sources["max_body_mb"] = DefaultMaxBodyMB, "default"
 	switch {

@@ -43,9 +43,10 @@ const (
 	viewBatches = iota
 	viewPlayground
 	viewDestinations
+	viewLogs
 )
 
-var viewNames = []string{"Batches", "Playground", "Destinations"}
+var viewNames = []string{"Batches", "Playground", "Destinations", "Logs"}
 
 // Sizes: below minW x minH the shell draws only a short message; below
 // compactW x compactH views draw their compact layout and the help bar
@@ -106,13 +107,16 @@ func New(opts Options) Model {
 	if c.client != nil {
 		c.base = strings.TrimRight(c.client.BaseURL(), "/")
 	}
+	c.client = logRequests(c.client, opts.Requests)
 	m := Model{c: c, help: help.New()}
-	m.views = []view{newBatchesView(c), newPlayground(c), newDestView(c)}
+	m.views = []view{newBatchesView(c), newPlayground(c), newDestView(c), newLogsView(c)}
 	switch strings.ToLower(opts.View) {
 	case "playground", "2":
 		m.active = viewPlayground
 	case "destinations", "dest", "3":
 		m.active = viewDestinations
+	case "logs", "4":
+		m.active = viewLogs
 	}
 	m.help.Styles.ShortKey = c.styles.HelpKey
 	m.help.Styles.ShortDesc = c.styles.HelpDesc
@@ -193,6 +197,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case creditsStaleMsg:
 		return m, m.fetchCredit()
+	case replayMsg: // a logged request reopened: the playground takes it
+		cmd := m.views[viewPlayground].(*playground).loadReplay(msg)
+		m.active = viewPlayground
+		return m, cmd
 	case ageTickMsg:
 		m.ticking = false
 		tick := m.armTick()
@@ -284,6 +292,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.switchTo(viewPlayground)
 		case key.Matches(msg, g.Destinations):
 			return m.switchTo(viewDestinations)
+		case key.Matches(msg, g.Logs):
+			return m.switchTo(viewLogs)
 		case key.Matches(msg, g.Dismiss) && m.errText != "":
 			m.errText = ""
 			return m, nil

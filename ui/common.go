@@ -15,6 +15,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -105,6 +106,9 @@ type Options struct {
 	// Record remembers batches, destinations and models on this machine
 	// (nil remembers nothing).
 	Record *record.Store
+	// Requests logs every request sent (nil logs nothing); the Logs view
+	// reads its file.
+	Requests *reqlog.Recorder
 	// ExportDir is where exports and saved conversations go by default
 	// ("" = the working directory); the path can be changed before writing.
 	ExportDir string

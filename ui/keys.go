@@ -16,6 +16,7 @@ func bind(keys []string, helpKey, desc string) key.Binding {
 // GlobalKeys are the shell's keys (outside typing, but ctrl+c).
 type GlobalKeys struct {
 	Batches, Playground, Destinations key.Binding
+	Logs                              key.Binding
 	Help, Quit, ForceQuit, Dismiss    key.Binding
 	// AnyHelp opens the help even while typing, where ? types.
 	AnyHelp key.Binding
@@ -27,6 +28,7 @@ func DefaultGlobalKeys() GlobalKeys {
 		Batches:      bind([]string{"1"}, "1", "batches"),
 		Playground:   bind([]string{"2"}, "2", "playground"),
 		Destinations: bind([]string{"3"}, "3", "destinations"),
+		Logs:         bind([]string{"4"}, "4", "logs"),
 		Help:         bind([]string{"?"}, "?", "all keys"),
 		Quit:         bind([]string{"q"}, "q", "quit"),
 		ForceQuit:    bind([]string{"ctrl+c"}, "ctrl+c", "quit (anywhere)"),
@@ -40,7 +42,7 @@ func (k GlobalKeys) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Q
 
 // FullHelp implements help.KeyMap.
 func (k GlobalKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Batches, k.Playground, k.Destinations, k.Help, k.AnyHelp, k.Dismiss, k.Quit, k.ForceQuit}}
+	return [][]key.Binding{{k.Batches, k.Playground, k.Destinations, k.Logs, k.Help, k.AnyHelp, k.Dismiss, k.Quit, k.ForceQuit}}
 }
 
 // ListKeys move through any list or table, and are shared by all of them.
@@ -478,3 +480,34 @@ type keyMap struct {
 
 func (k keyMap) ShortHelp() []key.Binding  { return k.short }
 func (k keyMap) FullHelp() [][]key.Binding { return k.full }
+
+// LogsKeys are the Logs view's keys: the list's, and what a logged
+// request can do (r, c and y act on the selected row, or the one open).
+type LogsKeys struct {
+	List                                ListKeys
+	Replay, Rerace, Curl, Reload, Spend key.Binding
+}
+
+// DefaultLogsKeys returns the Logs view's key map.
+func DefaultLogsKeys() LogsKeys {
+	l := DefaultListKeys()
+	l.Filter = bind([]string{"/"}, "/", "search")
+	return LogsKeys{
+		List:   l,
+		Replay: bind([]string{"r"}, "r", "reopen in the playground"),
+		Rerace: bind([]string{"c"}, "c", "re-race in compare mode"),
+		Curl:   bind([]string{"y"}, "y", "copy as curl"),
+		Reload: bind([]string{"R"}, "R", "reload"),
+		Spend:  bind([]string{"$"}, "$", "spend panel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k LogsKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.List.Open, k.List.Filter, k.Replay, k.Rerace, k.Curl, k.Spend}
+}
+
+// FullHelp implements help.KeyMap.
+func (k LogsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.List.nav(), {k.List.Open, k.List.Back, k.List.Filter, k.Reload, k.Spend}, {k.Replay, k.Rerace, k.Curl}}
+}

@@ -167,6 +167,7 @@ func New(opts Options) *Gateway {
 	mux.HandleFunc("GET /api/v1/key", g.auth(anyKey, g.getKey))
 	mux.HandleFunc("GET /api/v1/credits", g.auth(management, g.getCredits))
 	mux.HandleFunc("GET /api/v1/generation", g.auth(inference, g.getGeneration))
+	mux.HandleFunc("GET /api/v1/activity", g.auth(management, g.getActivity))
 	mux.HandleFunc("GET /api/v1/observability/destinations", g.auth(management, g.listDestinations))
 	mux.HandleFunc("POST /api/v1/observability/destinations", g.auth(management, g.createDestination))
 	mux.HandleFunc("GET /api/v1/observability/destinations/{id}", g.auth(management, g.getDestination))

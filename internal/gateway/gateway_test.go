@@ -264,3 +264,40 @@ func TestSubmissionRows(t *testing.T) {
 		t.Fatalf("a just-submitted batch should be invisible for a moment, got %d", rec.Code)
 	}
 }
+
+func TestActivityIsCompletedDaysForAManagementKey(t *testing.T) {
+	now := time.Date(2026, 11, 25, 15, 0, 0, 0, time.UTC)
+	g := New(Options{Now: func() time.Time { return now }})
+	if r := do(t, g, "GET", "/api/v1/activity", DemoAPIKey, ""); r.Code != 403 {
+		t.Fatalf("an inference key: %d", r.Code)
+	}
+	r := do(t, g, "GET", "/api/v1/activity", DemoManagementKey, "")
+	var out struct {
+		Data []map[string]any `json:"data"`
+	}
+	decodeBody(t, r.Body.Bytes(), &out)
+	if r.Code != 200 || len(out.Data) < 30 {
+		t.Fatalf("%d, %d items", r.Code, len(out.Data))
+	}
+	for _, it := range out.Data {
+		d := it["date"].(string)
+		if d >= "2026-11-25" || d < "2026-10-26" {
+			t.Fatalf("day %s outside the 30 completed days", d)
+		}
+		for _, k := range []string{"model", "model_permaslug", "endpoint_id", "provider_name", "usage", "byok_usage_inference", "requests", "prompt_tokens", "completion_tokens", "reasoning_tokens"} {
+			if _, ok := it[k]; !ok {
+				t.Fatalf("item lacks %s: %v", k, it)
+			}
+		}
+	}
+	again := do(t, g, "GET", "/api/v1/activity?date=2026-11-24", DemoManagementKey, "")
+	decodeBody(t, again.Body.Bytes(), &out)
+	for _, it := range out.Data {
+		if it["date"] != "2026-11-24" {
+			t.Fatalf("?date: %v", it)
+		}
+	}
+	if bad := do(t, g, "GET", "/api/v1/activity?date=yesterday", DemoManagementKey, ""); bad.Code != 400 {
+		t.Fatalf("a bad date: %d", bad.Code)
+	}
+}

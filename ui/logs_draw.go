@@ -1,0 +1,210 @@
+package ui
+
+// The Logs view's drawing: the spend chart, the search line, the table of
+// the visible rows, and a row opened whole.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/reqlog"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// measure sizes the columns to the rows' content.
+func (v *logsView) measure() {
+	v.table.resetContent()
+	for i := range v.rows {
+		v.table.measure(v.cells(&v.rows[i])...)
+	}
+	v.table.layout(v.w)
+}
+
+// cells are a row's cells, inert.
+func (v *logsView) cells(e *reqlog.Entry) []string {
+	model := e.Model
+	if e.Kind == reqlog.KindBatch {
+		model = "batch · " + model
+	}
+	ttft := "—"
+	if e.TTFTMillis != nil {
+		ttft = format.Seconds(time.Duration(*e.TTFTMillis) * time.Millisecond)
+	}
+	return []string{e.Time.Local().Format("01-02 15:04"), textsafe.Line(model), orDashUI(textsafe.Line(e.Provider)), tokensText(e),
+		format.CostPtr(e.Cost), ttft, textsafe.Line(e.State), textsafe.Line(firstLineOf(e.Input))}
+}
+
+func orDashUI(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func tokensText(e *reqlog.Entry) string {
+	if e.InputTokens == nil && e.OutputTokens == nil {
+		return "—"
+	}
+	n := func(p *int64) string {
+		if p == nil {
+			return "?"
+		}
+		return format.Int(int(*p))
+	}
+	return n(e.InputTokens) + "→" + n(e.OutputTokens)
+}
+
+func firstLineOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+// View implements view.
+func (v *logsView) View() string {
+	s := v.c.styles
+	if v.c.opts.Requests == nil {
+		return s.Muted.Render("The request log is off (log = false in the profile, or --no-log): nothing is recorded.")
+	}
+	if v.detail != nil {
+		return v.detailView()
+	}
+	lines := []string{v.chart()}
+	if v.spendOpen {
+		return strings.Join(append(lines, v.spendView()), "\n")
+	}
+	if l := v.search.line(s, len(v.rows), v.total); l != "" {
+		lines = append(lines, l)
+	} else {
+		lines = append(lines, s.Muted.Render("/ searches (words, model: provider: state: since:7d) · enter opens · r playground · c compare · y curl"))
+	}
+	st := listState{err: v.err, loaded: v.loaded, total: v.total, shown: len(v.rows), width: v.w, header: v.table.header(s),
+		loading: "reading the request log…", empty: "nothing logged yet: requests sent from the playground, compare or respond appear here",
+		noMatch: "no logged request matches: esc clears the search"}
+	if v.total == 0 && v.search.input.Value() != "" {
+		st.total = 1 // a search that finds nothing is "no match", not "nothing logged"
+	}
+	top, rows := st.top(s)
+	lines = append(lines, top...)
+	if rows {
+		a, b := v.nav.visible()
+		for i := a; i < b; i++ {
+			line := v.table.row(v.cells(&v.rows[i]), i == v.nav.cursor)
+			if i == v.nav.cursor {
+				line = s.Selected.Render(line)
+			}
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// chart is the header line: the spend per day of the last 30 days.
+func (v *logsView) chart() string {
+	s := v.c.styles
+	total, today := 0.0, 0.0
+	for _, c := range v.spend {
+		total += c
+	}
+	if n := len(v.spend); n > 0 {
+		today = v.spend[n-1]
+	}
+	head := fmt.Sprintf("%s logged", format.Plural(v.total, "request", "requests"))
+	if v.search.input.Value() != "" {
+		head = fmt.Sprintf("%s of %s", format.Int(len(v.rows)), format.Plural(v.total, "match", "matches"))
+	}
+	return s.Title.Render("Logs") + "  " + s.Muted.Render(head) + "  " + s.Label.Render("spend 30d ") +
+		s.Busy.Render(sparkline(v.spend, spendDays)) + " " + s.Value.Render(format.Cost(total)) + s.Muted.Render(" · today "+format.Cost(today))
+}
+
+// detailView draws the open row, laid out once per width.
+func (v *logsView) detailView() string {
+	if v.detailWidth != v.w || v.detailLines == nil {
+		v.detailLines = detailLines(*v.detail, v.c.styles, max(20, v.w))
+		v.detailWidth = v.w
+		v.detailNav.setCount(len(v.detailLines))
+	}
+	s := v.c.styles
+	a := v.detailNav.offset
+	b := min(len(v.detailLines), a+v.detailNav.height)
+	pos := scrollPosition(a, v.detailNav.height, len(v.detailLines))
+	head := s.Title.Render(fmt.Sprintf("Request %d", v.detail.ID)) + "  " + s.Muted.Render("esc back · r playground · c compare · y curl  "+pos)
+	return strings.Join(append([]string{head}, v.detailLines[a:b]...), "\n")
+}
+
+// detailLines lays a row out: what it was, its input, answer, usage,
+// generation record and the request as JSON.
+func detailLines(e reqlog.Entry, s Styles, w int) []string {
+	var out []string
+	kv := func(k, val string) {
+		if val != "" && val != "—" {
+			out = append(out, s.Label.Render(fmt.Sprintf("%-14s", k))+s.Value.Render(textsafe.Line(val)))
+		}
+	}
+	kv("time", format.LocalTime(e.Time))
+	kv("model", e.Model)
+	if e.ModelServed != e.Model {
+		kv("served by", e.ModelServed)
+	}
+	kv("provider", e.Provider)
+	kv("state", e.State)
+	kv("error", e.Error)
+	kv("tokens", tokensText(&e))
+	if e.ReasoningTokens != nil && *e.ReasoningTokens > 0 {
+		kv("reasoning", format.Int(int(*e.ReasoningTokens)))
+	}
+	kv("cost", format.CostPtr(e.Cost))
+	if e.TTFTMillis != nil {
+		kv("ttft", format.Seconds(time.Duration(*e.TTFTMillis)*time.Millisecond))
+	}
+	if e.TokensPerSecond != nil {
+		kv("tokens/s", fmt.Sprintf("%.1f", *e.TokensPerSecond))
+	}
+	kv("generation", e.GenerationID)
+	kv("batch", e.BatchID)
+	kv("compare group", e.CompareGroup)
+	if e.ConversationID != nil && *e.ConversationID != e.ID {
+		kv("conversation", "continues request "+strconv.FormatInt(*e.ConversationID, 10))
+	}
+	if e.ReplayOf != nil {
+		kv("replays", "request "+strconv.FormatInt(*e.ReplayOf, 10))
+	}
+	section := func(title, body string) {
+		if strings.TrimSpace(body) == "" {
+			return
+		}
+		out = append(out, "", s.Title.Render("── "+title+" ──"))
+		out = append(out, strings.Split(wrap(textsafe.Clean(body), w), "\n")...)
+	}
+	section("instructions", e.Instructions)
+	section("input", e.Input)
+	answer := e.Answer
+	if e.AnswerTruncated {
+		answer += "\n(the answer was longer: the log keeps its first 2 MiB)"
+	}
+	section("answer", answer)
+	if e.Generation != "" {
+		var g api.Generation
+		if json.Unmarshal([]byte(e.Generation), &g) == nil {
+			var rows []string
+			for _, r := range present.GenerationRows(&g) {
+				rows = append(rows, fmt.Sprintf("%-16s %s", r[0], r[1]))
+			}
+			section("generation record", strings.Join(rows, "\n"))
+		}
+	}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, []byte(e.Request), "", "  ") == nil {
+		section("request (JSON)", pretty.String())
+	}
+	return out
+}

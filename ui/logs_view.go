@@ -1,0 +1,416 @@
+package ui
+
+// The Logs view: the local request log, newest first, searched with /
+// (words, and model: provider: state: since: filters), a request opened
+// whole with enter, reopened in the playground with r, re-raced with c,
+// copied as curl with y; the header charts the spend of the last 30 days.
+// Every read of the file happens in a command.
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/internal/reqlog"
+)
+
+// logsPage is how many rows a load reads: the view scrolls through them,
+// and reading more is a search away.
+const logsPage = 1000
+
+// spendDays is the span of the header's chart.
+const spendDays = 30
+
+type logsView struct {
+	c    *common
+	keys LogsKeys
+	w, h int
+
+	nav    listNav
+	search filterLine
+	rows   []reqlog.Entry
+	total  int
+	spend  []float64
+	table  table
+
+	db      *reqlog.DB
+	gen     int
+	loading bool
+	loaded  bool
+	err     error
+	at      time.Time
+
+	// detail is the row open (nil: the list); its lines are laid out per
+	// width.
+	detail      *reqlog.Entry
+	detailLines []string
+	detailWidth int
+	detailNav   listNav
+
+	// spendOpen shows the spend panel ($) in place of the rows.
+	spendOpen bool
+	spendData *spendPanel
+}
+
+func newLogsView(c *common) *logsView {
+	v := &logsView{c: c, keys: DefaultLogsKeys(), search: newFilterLine("words · model: provider: state: since:7d")}
+	v.table = newTable(
+		column{title: "TIME", keep: 5},
+		column{title: "MODEL", max: 32, keep: 8},
+		column{title: "PROVIDER", max: 16, keep: 3, optional: true},
+		column{title: "TOKENS", keep: 4, right: true},
+		column{title: "COST", keep: 6, right: true},
+		column{title: "TTFT", keep: 2, right: true, optional: true},
+		column{title: "STATE", max: 14, keep: 7},
+		column{title: "INPUT", keep: 9, min: 10},
+	)
+	return v
+}
+
+// ---- messages ----
+
+type logsLoadedMsg struct {
+	gen   int
+	db    *reqlog.DB
+	rows  []reqlog.Entry
+	total int
+	spend []float64
+	err   error
+	at    time.Time
+}
+
+type logsDetailMsg struct {
+	gen   int
+	entry reqlog.Entry
+	err   error
+}
+
+// ---- commands ----
+
+// loadCmd reads a page of rows, their count and the 30 days of spend.
+func (v *logsView) loadCmd() tea.Cmd {
+	if v.c.opts.Requests == nil {
+		return nil
+	}
+	v.gen++
+	v.loading = true
+	gen, db, path, f, now := v.gen, v.db, v.c.opts.Requests.Path(), v.filter(), v.c.now()
+	ctx := v.c.ctx
+	return func() tea.Msg {
+		out := logsLoadedMsg{gen: gen, db: db, at: now}
+		if db == nil {
+			var err error
+			if db, _, err = reqlog.OpenExisting(path); err != nil {
+				var none *reqlog.ErrNoLog
+				if asErr(err, &none) {
+					err = nil
+				}
+				out.err = err
+				return out
+			}
+			out.db = db
+		}
+		if out.rows, out.err = db.List(ctx, f); out.err != nil {
+			return out
+		}
+		if out.total, out.err = db.Count(ctx, f); out.err != nil {
+			return out
+		}
+		first := now.UTC().Truncate(24 * time.Hour).Add(-(spendDays - 1) * 24 * time.Hour)
+		rows, err := db.Spend(ctx, first)
+		if err == nil {
+			out.spend = reqlog.DailySpend(rows, first, now)
+		}
+		return out
+	}
+}
+
+// detailCmd reads one row whole.
+func (v *logsView) detailCmd(id int64) tea.Cmd {
+	db, gen, ctx := v.db, v.gen, v.c.ctx
+	if db == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		e, err := db.Get(ctx, id)
+		return logsDetailMsg{gen: gen, entry: e, err: err}
+	}
+}
+
+// filter is the search line read as a filter: words are searched, and
+// model:, provider:, state: and since: (7d, 24h, a date) narrow.
+func (v *logsView) filter() reqlog.Filter {
+	f := reqlog.Filter{Limit: logsPage}
+	var words []string
+	for _, w := range strings.Fields(v.search.input.Value()) {
+		k, val, ok := strings.Cut(w, ":")
+		switch {
+		case ok && val != "" && k == "model":
+			f.Model = val
+		case ok && val != "" && k == "provider":
+			f.Provider = val
+		case ok && val != "" && k == "state":
+			f.State = strings.ReplaceAll(val, "_", " ")
+		case ok && val != "" && k == "since":
+			f.Since = sinceOf(val, v.c.now())
+		default:
+			words = append(words, w)
+		}
+	}
+	f.Search = strings.Join(words, " ")
+	if len(f.Search) > reqlog.MaxSearchLen {
+		f.Search = f.Search[:reqlog.MaxSearchLen]
+	}
+	return f
+}
+
+// sinceOf reads 7d, 24h or a date; anything else is no bound.
+func sinceOf(s string, now time.Time) time.Time {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := time.ParseDuration(n + "h"); err == nil && d >= 0 {
+			return now.Add(-24 * d)
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d)
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t
+	}
+	return time.Time{}
+}
+
+// ---- the view interface ----
+
+func (v *logsView) Init() tea.Cmd { return watchLogProblems(v.c) }
+
+func (v *logsView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.nav.setHeight(v.listHeight())
+	v.detailNav.setHeight(max(1, h-1))
+	v.table.layout(w)
+}
+
+func (v *logsView) KeyMap() help.KeyMap { return v.keys }
+
+func (v *logsView) Help() string {
+	switch {
+	case v.search.typing:
+		return "typing a search"
+	case v.detail != nil:
+		return "reading a logged request"
+	}
+	return ""
+}
+
+func (v *logsView) Typing() bool { return v.search.typing }
+
+func (v *logsView) Busy() string {
+	if v.loading {
+		return "reading the request log"
+	}
+	return ""
+}
+
+func (v *logsView) Updated() time.Time { return v.at }
+
+func (v *logsView) Stop() {
+	if v.db != nil {
+		v.db.Close()
+		v.db = nil
+	}
+}
+
+// listHeight is the rows' room: the chart, the search line and the
+// table's header take theirs.
+func (v *logsView) listHeight() int { return max(1, v.h-3) }
+
+func (v *logsView) selected() *reqlog.Entry {
+	if v.detail != nil {
+		return v.detail
+	}
+	if v.nav.cursor < 0 || v.nav.cursor >= len(v.rows) {
+		return nil
+	}
+	return &v.rows[v.nav.cursor]
+}
+
+// ---- update ----
+
+func (v *logsView) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case focusMsg:
+		if msg.view == viewLogs {
+			return v.loadCmd()
+		}
+	case logProblemMsg:
+		return tea.Batch(fail(msg.text), watchLogProblems(v.c))
+	case logsLoadedMsg:
+		if msg.gen != v.gen {
+			if msg.db != nil && msg.db != v.db {
+				msg.db.Close()
+			}
+			return nil
+		}
+		v.loading, v.loaded, v.at = false, true, msg.at
+		if msg.db != nil {
+			v.db = msg.db
+		}
+		v.err = msg.err
+		if msg.err == nil {
+			v.rows, v.total, v.spend = msg.rows, msg.total, msg.spend
+			v.measure()
+			v.nav.setCount(len(v.rows))
+		}
+	case spendLoadedMsg:
+		if msg.gen != v.gen {
+			return nil
+		}
+		if msg.err != nil {
+			return fail("reading the request log: " + describeErr(msg.err))
+		}
+		p := msg.panel
+		v.spendData = &p
+	case logsDetailMsg:
+		if msg.gen != v.gen {
+			return nil
+		}
+		if msg.err != nil {
+			return fail("reading the request log: " + describeErr(msg.err))
+		}
+		e := msg.entry
+		v.detail, v.detailLines, v.detailWidth, v.detailNav = &e, nil, 0, listNav{}
+		v.detailNav.setHeight(max(1, v.h-1))
+	case tea.MouseMsg:
+		if v.detail != nil {
+			v.detailNav.wheel(msg)
+		} else {
+			v.nav.wheel(msg)
+		}
+	case tea.KeyMsg:
+		return v.key(msg)
+	}
+	return nil
+}
+
+func (v *logsView) key(msg tea.KeyMsg) tea.Cmd {
+	k := v.keys
+	if v.search.typing {
+		cmd, _, changed := v.search.key(msg)
+		if changed {
+			return tea.Batch(cmd, v.loadCmd())
+		}
+		return cmd
+	}
+	if v.c.opts.Requests == nil && !key.Matches(msg, k.List.Back) {
+		return say("the request log is off (log = false, or --no-log): nothing is recorded")
+	}
+	switch {
+	case key.Matches(msg, k.Replay), key.Matches(msg, k.Rerace):
+		e := v.selected()
+		if e == nil {
+			return say("no logged request is selected")
+		}
+		return v.reopen(*e, key.Matches(msg, k.Rerace))
+	case key.Matches(msg, k.Curl):
+		e := v.selected()
+		if e == nil {
+			return say("no logged request is selected")
+		}
+		return v.copyCurl(*e)
+	case key.Matches(msg, k.Reload):
+		return v.loadCmd()
+	case key.Matches(msg, k.Spend) && v.detail == nil:
+		v.spendOpen = !v.spendOpen
+		if v.spendOpen {
+			return v.spendCmd()
+		}
+		return nil
+	}
+	if v.spendOpen && key.Matches(msg, k.List.Back) {
+		v.spendOpen = false
+		return nil
+	}
+	if v.detail != nil {
+		switch {
+		case key.Matches(msg, k.List.Back):
+			v.detail = nil
+		case v.detailNav.key(msg, k.List):
+		default:
+			return unknownKey(msg)
+		}
+		return nil
+	}
+	switch {
+	case v.nav.key(msg, k.List):
+	case key.Matches(msg, k.List.Open):
+		e := v.selected()
+		if e == nil {
+			return say("no logged request is selected: nothing to open")
+		}
+		return v.detailCmd(e.ID)
+	case key.Matches(msg, k.List.Filter):
+		return v.search.start()
+	case key.Matches(msg, k.List.Back):
+		if v.search.input.Value() != "" {
+			v.search.clear()
+			return v.loadCmd()
+		}
+		return say("nothing to go back to: 1 2 3 4 switch views")
+	default:
+		return unknownKey(msg)
+	}
+	return nil
+}
+
+// reopen hands a logged request to the playground (r), or to its compare
+// mode (c); only responses can be sent again.
+func (v *logsView) reopen(e reqlog.Entry, rerace bool) tea.Cmd {
+	if e.Kind != reqlog.KindResponse {
+		return say("a batch cannot be reopened: only responses replay")
+	}
+	db, ctx := v.db, v.c.ctx
+	return func() tea.Msg {
+		if e.Request == "" && db != nil {
+			full, err := db.Get(ctx, e.ID)
+			if err != nil {
+				return failNotice("reading the request log: " + describeErr(err))
+			}
+			e = full
+		}
+		req, err := reqlog.ReplayRequest(e)
+		if err != nil {
+			return failNotice(err.Error())
+		}
+		return replayMsg{req: req, entry: e, compare: rerace}
+	}
+}
+
+// copyCurl copies the row's request as a curl command; the key is named,
+// never written.
+func (v *logsView) copyCurl(e reqlog.Entry) tea.Cmd {
+	if e.Kind != reqlog.KindResponse {
+		return say("a batch has no single request to copy")
+	}
+	db, ctx, c := v.db, v.c.ctx, v.c
+	base := ""
+	if c.client != nil {
+		base = c.client.BaseURL()
+	}
+	return func() tea.Msg {
+		if e.Request == "" && db != nil {
+			full, err := db.Get(ctx, e.ID)
+			if err != nil {
+				return failNotice("reading the request log: " + describeErr(err))
+			}
+			e = full
+		}
+		text, err := curlCommand(base, e)
+		if err != nil {
+			return failNotice(err.Error())
+		}
+		return copyCmd(c, text, "the request as curl (key as $GWDASH_API_KEY)")()
+	}
+}
