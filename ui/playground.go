@@ -555,9 +555,13 @@ func (p *playground) confirmKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // unsavedAnswers says which answers are kept nowhere: not saved with w
-// (and not in any other record of them). It is the one predicate asked
-// before a new chat, a new compare and quitting; "" when all are kept.
+// and not in the request log (when it records and has refused nothing).
+// It is the one predicate asked before a new chat, a new compare and
+// quitting; "" when all are kept.
 func (p *playground) unsavedAnswers() string {
+	if p.c.opts.Requests.Keeps() {
+		return "" // every answer is in the request log (gwdash logs)
+	}
 	var parts []string
 	if n := len(p.turns) - p.savedTurns; n > 0 {
 		parts = append(parts, format.Plural(n, "answer is", "answers are")+" not saved (w saves)")

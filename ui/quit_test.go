@@ -369,3 +369,29 @@ func TestToggleWithoutGetOfOneDestinationGoesOn(t *testing.T) {
 		t.Fatalf("a 405 on the re-read must not stop the change: %v %q %q", fc.calls, m.notice, m.errText)
 	}
 }
+
+func TestAnswersInTheRequestLogQuitAtOnce(t *testing.T) {
+	rec := requestLog(t)
+	m := stateModel(t, fakeBatches(), Options{View: "playground"}, 120, 40)
+	// Given after start, so that no command waits on the log's problems
+	// (the state tests run commands in line).
+	playOf(m).c.opts.Requests = rec
+	m = drive(m, keyMsg("i"))
+	m = drive(m, keyMsg("h"))
+	m = drive(m, keyMsg("enter"))
+	if lastTurn(m) == nil {
+		t.Fatal("no answer")
+	}
+	if s := playOf(m).Unsaved(); s != "" {
+		t.Fatalf("an answer in the request log is kept: %q", s)
+	}
+	m = drive(m, keyMsg("q"))
+	if !m.quitting {
+		t.Fatal("q quits when every answer is in the request log")
+	}
+	// A closed log keeps nothing more: the answer counts as kept nowhere.
+	rec.Close(10 * time.Second)
+	if !strings.Contains(playOf(m).unsavedAnswers(), "not saved") {
+		t.Fatal("with the log closed the answer is kept nowhere")
+	}
+}

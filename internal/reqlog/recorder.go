@@ -284,3 +284,23 @@ func (r *Recorder) joinContext(ctx context.Context, c *Call) {
 		r.enqueue(func(ctx context.Context, db *DB) error { return db.SetCompareGroup(ctx, id, written...) })
 	}
 }
+
+// Keeps reports whether what was handed to the recorder so far is kept:
+// it records, and no write was refused (a locked, full or unopenable log)
+// or dropped. A screen asks it before calling an answer "kept nowhere".
+func (r *Recorder) Keeps() bool {
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.dropped > 0 {
+		return false
+	}
+	for kind := range r.said {
+		if kind != "moved" {
+			return false
+		}
+	}
+	return true
+}
