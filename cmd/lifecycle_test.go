@@ -74,7 +74,11 @@ func TestBatchListFallsBackToTheRecord(t *testing.T) {
 	if strings.Contains(h.run("", "batch", "list").out, "batch-0-typo") {
 		t.Fatal("a 404 id was remembered")
 	}
-	st, err := os.Stat(filepath.Join(h.env["XDG_STATE_HOME"], "gwdash", "record.json"))
+	shards, _ := filepath.Glob(filepath.Join(h.env["XDG_STATE_HOME"], "gwdash", "record", "*.jsonl"))
+	if len(shards) != 1 {
+		t.Fatalf("one gateway, one record file: %v", shards)
+	}
+	st, err := os.Stat(shards[0])
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("record: %v %v", st, err)
 	}

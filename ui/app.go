@@ -78,6 +78,22 @@ type Model struct {
 	quitting  bool
 	// quitAsk is "quit and lose it?" while open (app_quit.go).
 	quitAsk *confirmPrompt
+
+	// frame is the last frame drawn, kept while nothing visible changes:
+	// a message for a hidden view does not redraw.
+	frame *frameCache
+}
+
+type frameCache struct {
+	s     string
+	valid bool
+}
+
+// redraw drops the frame kept: something visible may have changed.
+func (m *Model) redraw() {
+	if m.frame != nil {
+		m.frame.valid = false
+	}
 }
 
 type clearNoticeMsg struct{ seq int }
@@ -103,12 +119,15 @@ func New(opts Options) Model {
 	}
 	c := &common{opts: opts, client: guardWrites(opts.Client, opts.ReadOnly), styles: NewStyles(DefaultTheme(), r), keys: DefaultGlobalKeys(),
 		width: 80, height: 24, ctx: ctx, cancel: cancel, record: opts.Record,
-		submitted: map[string]time.Time{}}
+		submitted: map[string]time.Time{}, writes: newWriteQueue()}
 	if c.client != nil {
 		c.base = strings.TrimRight(c.client.BaseURL(), "/")
 	}
 	c.client = logRequests(c.client, opts.Requests)
-	m := Model{c: c, help: help.New()}
+	// The record is read here, once, before the program runs: Update
+	// then asks it from memory (the 404 grace, recent models).
+	c.record.Batches(c.base)
+	m := Model{c: c, help: help.New(), frame: &frameCache{}}
 	m.views = []view{newBatchesView(c), newPlayground(c), newDestView(c), newLogsView(c)}
 	switch strings.ToLower(opts.View) {
 	case "playground", "2":
@@ -118,6 +137,7 @@ func New(opts Options) Model {
 	case "logs", "4":
 		m.active = viewLogs
 	}
+	c.active = m.active
 	m.help.Styles.ShortKey = c.styles.HelpKey
 	m.help.Styles.ShortDesc = c.styles.HelpDesc
 	m.help.Styles.FullKey = c.styles.HelpKey
@@ -129,11 +149,11 @@ func New(opts Options) Model {
 
 // Init implements tea.Model.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.fetchCredit()}
-	for _, v := range m.views {
-		cmds = append(cmds, v.Init())
+	cmds := []tea.Cmd{m.c.safeCmd(shellOwner, m.fetchCredit())}
+	for i, v := range m.views {
+		cmds = append(cmds, m.c.safeCmd(i, v.Init()))
 	}
-	cmds = append(cmds, m.views[m.active].Update(focusMsg{view: m.active}))
+	cmds = append(cmds, m.c.safeCmd(m.active, m.views[m.active].Update(focusMsg{view: m.active})))
 	return tea.Batch(cmds...)
 }
 
@@ -152,8 +172,26 @@ func (m Model) fetchCredit() tea.Cmd {
 	}
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model. A command's result goes to the view that
+// asked for it only; one for a hidden view changes nothing on screen, so
+// the frame drawn last stays.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if am, ok := msg.(addressedMsg); ok {
+		if shellMsg(am.msg) {
+			return m.Update(am.msg)
+		}
+		if am.view < 0 || am.view >= len(m.views) {
+			return m, nil
+		}
+		cmd := m.c.safeCmd(am.view, m.views[am.view].Update(am.msg))
+		if q, ok := m.views[am.view].(interface{ Quiet(tea.Msg) bool }); am.view != m.active || ok && q.Quiet(am.msg) {
+			return m, cmd
+		}
+		m.redraw()
+		tick := m.armTick()
+		return m, tea.Batch(cmd, tick)
+	}
+	m.redraw()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
@@ -196,11 +234,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case creditsStaleMsg:
-		return m, m.fetchCredit()
+		return m, m.c.safeCmd(shellOwner, m.fetchCredit())
 	case replayMsg: // a logged request reopened: the playground takes it
 		cmd := m.views[viewPlayground].(*playground).loadReplay(msg)
 		m.active = viewPlayground
 		return m, cmd
+	case flushDueMsg:
+		return m, m.c.safeCmd(shellOwner, m.c.writes.flush(m.c))
+	case flushedMsg:
+		if msg.err != nil {
+			m.c.log().Warn("record not written", "error", msg.err)
+		}
+		return m, nil
 	case ageTickMsg:
 		m.ticking = false
 		tick := m.armTick()
@@ -216,15 +261,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		msg.Y-- // the header's line
-		cmd := m.views[m.active].Update(msg)
+		cmd := m.c.safeCmd(m.active, m.views[m.active].Update(msg))
 		tick := m.armTick()
 		return m, tea.Batch(cmd, tick)
 	}
-	// Everything else (results of commands, ticks) goes to every view;
-	// each keeps only what is addressed to it.
+	// A message from outside the dashboard's commands (a test's) goes to
+	// every view; each keeps only what is its own.
 	cmds := make([]tea.Cmd, 0, len(m.views)+1)
-	for _, v := range m.views {
-		cmds = append(cmds, v.Update(msg))
+	for i, v := range m.views {
+		cmds = append(cmds, m.c.safeCmd(i, v.Update(msg)))
 	}
 	tick := m.armTick()
 	cmds = append(cmds, tick)
@@ -299,7 +344,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	return m, v.Update(msg)
+	return m, m.c.safeCmd(m.active, v.Update(msg))
 }
 
 func (m Model) switchTo(i int) (tea.Model, tea.Cmd) {
@@ -307,17 +352,32 @@ func (m Model) switchTo(i int) (tea.Model, tea.Cmd) {
 		return m, say(viewNames[i] + " is already shown")
 	}
 	m.c.log().Debug("view", "name", viewNames[i])
-	m.active = i
-	return m, m.views[i].Update(focusMsg{view: i})
+	m.active, m.c.active = i, i
+	return m, m.c.safeCmd(i, m.views[i].Update(focusMsg{view: i}))
 }
 
+// quit ends the dashboard: every view stops what it runs, then the
+// writes started here finish (in a command: Update does no I/O) before
+// the program quits. A question before quitting belongs here, in front.
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	for _, v := range m.views {
 		v.Stop()
 	}
 	m.c.cancel()
 	m.quitting = true
-	return m, tea.Quit
+	return m, tea.Sequence(m.c.safeCmd(shellOwner, m.finishWrites()), tea.Quit)
+}
+
+// finishWrites is the command that writes what is gathered and waits
+// for the writes running.
+func (m Model) finishWrites() tea.Cmd {
+	q, st, base := m.c.writes, m.c.record, m.c.base
+	return func() tea.Msg {
+		if err := q.finish(st, base); err != nil {
+			m.c.log().Warn("record not written", "error", err)
+		}
+		return nil
+	}
 }
 
 // bodyHeight is the views' height: the screen less the header, the
@@ -340,8 +400,20 @@ func (m *Model) layout() {
 	m.layoutHelp()
 }
 
-// View implements tea.Model.
+// View implements tea.Model. It draws again only after a message that
+// may have changed what is visible.
 func (m Model) View() string {
+	if m.frame != nil && m.frame.valid {
+		return m.frame.s
+	}
+	s := m.draw()
+	if m.frame != nil {
+		m.frame.s, m.frame.valid = s, true
+	}
+	return s
+}
+
+func (m Model) draw() string {
 	if m.quitting {
 		return ""
 	}

@@ -122,7 +122,7 @@ func (v *batchView) startExport() tea.Cmd {
 func (v *batchView) exportTo(path string) tea.Cmd {
 	d := v.data
 	idx := append([]int32(nil), v.res.view...)
-	return func() tea.Msg {
+	return v.c.track(func() tea.Msg {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return exportedMsg{err: err}
@@ -144,7 +144,7 @@ func (v *batchView) exportTo(path string) tea.Cmd {
 			return exportedMsg{err: err}
 		}
 		return exportedMsg{path: abs, n: len(idx)}
-	}
+	})
 }
 
 func safeName(s string) string {

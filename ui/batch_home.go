@@ -33,6 +33,9 @@ type homePageMsg struct {
 	recorded []record.Batch
 }
 
+// listRefreshMsg fires when the list is due to be read again.
+type listRefreshMsg struct{ gen int }
+
 // rowPollMsg fires when an in-flight row's next poll is due.
 type rowPollMsg struct {
 	gen int
@@ -88,6 +91,7 @@ type homeRow struct {
 	fromRecord bool
 	sched      *api.PollSchedule
 	polling    bool // a poll is armed or in flight
+	stopped    bool // polling gave up on it (an error): r tries again
 	err        error
 }
 
@@ -110,19 +114,29 @@ type batchesView struct {
 	pager      *api.Pager // this walk of the list's pages
 	notOffered bool
 	err        error
-	updated    time.Time
+	// listAt is when the list was last read (what "updated" says).
+	listAt time.Time
+	// The list is read again on its own every listEvery (longer after
+	// errors, or as a Retry-After asks); while the home is not shown the
+	// read waits (refreshDue) until it is.
+	listEvery  time.Duration
+	refreshGen int
+	refreshDue bool
+	// rowGen tags row polls (a new list does not drop them).
+	rowGen int
 
 	// held keeps the full data of settled batches already fetched, so that
-	// opening one again downloads nothing.
-	held    map[string]*api.BatchData
+	// opening one again downloads nothing (bounded: heldBytes).
+	held    *heldCache
 	open    *batchView
 	confirm *confirmPrompt
 	submit  *submitDialog
 }
 
 func newBatchesView(c *common) *batchesView {
-	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: map[string]*api.BatchData{},
-		filter: newFilterLine("id, model or status contains… (enter on an id opens it)"),
+	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: newHeldCache(heldBytes),
+		filter:    newFilterLine("id, model or status contains… (enter on an id opens it)"),
+		listEvery: homeListEvery,
 		tbl: newTable(
 			column{title: "STATUS", keep: 9, max: 24},
 			column{title: "ID", keep: 1, min: 10},
@@ -144,13 +158,12 @@ func (v *batchesView) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// reload starts the list again from its first page.
+// reload starts the list again from its first page (row polls go on).
 func (v *batchesView) reload() tea.Cmd {
 	v.gen++
+	v.refreshGen++ // the timer armed for the list before is dropped
+	v.refreshDue = false
 	v.pager, v.err = newPager(v.c.opts), nil
-	for _, r := range v.rows {
-		r.polling = false
-	}
 	return v.loadPage()
 }
 
@@ -182,14 +195,25 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 		if msg.gen != v.gen {
 			return nil
 		}
-		return v.onPage(msg)
+		return tea.Batch(v.onPage(msg), v.armRefresh(msg))
+	case listRefreshMsg:
+		if msg.gen != v.refreshGen {
+			return nil
+		}
+		if !v.shown() {
+			v.refreshDue = true // read when the home is shown again
+			return nil
+		}
+		return v.reload()
+	case focusMsg:
+		return v.resume()
 	case rowPollMsg:
-		if msg.gen != v.gen {
+		if msg.gen != v.rowGen {
 			return nil
 		}
 		return v.pollRow(msg.id)
 	case rowFetchedMsg:
-		if msg.gen != v.gen {
+		if msg.gen != v.rowGen {
 			return nil
 		}
 		return v.onRowFetched(msg)
@@ -201,7 +225,7 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 		if v.open != nil {
 			v.closeOpen()
 		}
-		return nil
+		return v.resume()
 	case submittedMsg, submitCheckedMsg:
 		if v.submit != nil {
 			return v.onSubmit(msg)
@@ -234,7 +258,7 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 
 func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 	v.loading, v.loaded = false, true
-	v.updated = v.c.now()
+	v.listAt = v.c.now()
 	if msg.err != nil {
 		if !msg.notOffered {
 			v.err = msg.err
@@ -362,10 +386,15 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		v.apply()
 		return v.pollVisible()
 	case key.Matches(msg, k.Refresh):
+		for _, r := range v.rows { // rows that gave up try again
+			if r.stopped {
+				r.stopped, r.sched = false, nil
+			}
+		}
 		if v.notOffered {
 			return tea.Batch(say("this server does not list batches: the list is the record of this machine; rows refresh as they poll"), v.reload())
 		}
-		return v.reload()
+		return tea.Batch(v.reload(), v.pollVisible())
 	case key.Matches(msg, k.Delete):
 		r := v.selected()
 		if r == nil {
@@ -429,7 +458,7 @@ func (v *batchesView) onOpenByID(msg openByIDMsg) tea.Cmd {
 			v.apply()
 		}
 		if msg.data.Rows != nil {
-			v.held[b.ID] = msg.data
+			v.held.put(b.ID, msg.data)
 		}
 	}
 	return v.openBatch(msg.id, nil)
@@ -446,7 +475,7 @@ func (v *batchesView) openBatch(id string, meta *api.Batch) tea.Cmd {
 			v.nav.clamp()
 		}
 	}
-	v.open = newBatchView(v.c, id, meta, v.held[id])
+	v.open = newBatchView(v.c, id, meta, v.held.get(id))
 	v.open.SetSize(v.w, v.h)
 	return v.open.start()
 }
@@ -455,7 +484,7 @@ func (v *batchesView) closeOpen() {
 	b := v.open
 	b.stop()
 	if b.data != nil && b.meta.Status.Terminal() {
-		v.held[b.id] = b.data
+		v.held.put(b.id, b.data)
 	}
 	if r := v.byID[b.id]; r != nil && b.meta != nil {
 		r.b = *b.meta
@@ -475,7 +504,7 @@ func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
 		return fail("not deleted: " + describeErr(msg.err))
 	}
 	delete(v.byID, msg.id)
-	delete(v.held, msg.id)
+	v.held.remove(msg.id)
 	for i, r := range v.rows {
 		if r.b.ID == msg.id {
 			v.rows = append(v.rows[:i], v.rows[i+1:]...)
@@ -538,11 +567,13 @@ func (v *batchesView) Busy() string {
 	return ""
 }
 
+// Updated is when what is shown was read: the open batch, or the list
+// (a row that stopped polling says so in its own line).
 func (v *batchesView) Updated() time.Time {
 	if v.open != nil {
 		return v.open.updated
 	}
-	return v.updated
+	return v.listAt
 }
 
 // Countdown reports whether a poll countdown is on screen (an open batch
@@ -553,6 +584,8 @@ func (v *batchesView) Countdown() bool {
 
 func (v *batchesView) Stop() {
 	v.gen++
+	v.rowGen++
+	v.refreshGen++
 	if v.open != nil {
 		v.open.stop()
 	}

@@ -141,14 +141,14 @@ func costOf(b *api.Batch) float64 {
 // pollVisible arms polling of the in-flight rows on screen; settled rows
 // and rows off screen are never polled.
 func (v *batchesView) pollVisible() tea.Cmd {
-	if v.open != nil {
+	if !v.shown() {
 		return nil
 	}
 	var cmds []tea.Cmd
 	a, b := v.nav.visible()
 	for k := a; k < b; k++ {
 		r := v.rows[v.view[k]]
-		if r.polling || r.b.Status.Terminal() {
+		if r.polling || r.stopped || r.b.Status.Terminal() {
 			continue
 		}
 		if r.sched == nil {
@@ -172,9 +172,12 @@ func (v *batchesView) onScreen(id string) bool {
 
 func (v *batchesView) pollRow(id string) tea.Cmd {
 	r := v.byID[id]
-	if r == nil || r.b.Status.Terminal() || v.open != nil || !v.onScreen(id) {
+	if r == nil || r.b.Status.Terminal() || !v.shown() || !v.onScreen(id) {
 		if r != nil {
-			r.polling = false // off screen: polled again when it comes back
+			// off screen or hidden: polled again when it comes back
+			// (pollVisible, after a scroll, a filter, a batch closed or
+			// the home shown again)
+			r.polling = false
 		}
 		return nil
 	}
@@ -182,7 +185,7 @@ func (v *batchesView) pollRow(id string) tea.Cmd {
 }
 
 func (v *batchesView) fetchRow(id string) tea.Cmd {
-	client, ctx, gen, now := v.c.client, v.c.ctx, v.gen, v.c.now
+	client, ctx, gen, now := v.c.client, v.c.ctx, v.rowGen, v.c.now
 	return func() tea.Msg {
 		d, err := client.GetBatchData(ctx, id)
 		return rowFetchedMsg{gen: gen, id: id, data: d, err: err, at: now()}
@@ -207,15 +210,79 @@ func (v *batchesView) onRowFetched(msg rowFetchedMsg) tea.Cmd {
 		rb := record.FromAPI(b, msg.at)
 		saved = v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) })
 		if msg.data.Rows != nil {
-			v.held[msg.id] = msg.data
+			v.held.put(msg.id, msg.data)
 		}
-		v.updated = msg.at
 		v.apply()
 	}
-	if d.Done || errors.Is(msg.err, context.Canceled) {
+	if errors.Is(msg.err, context.Canceled) {
 		r.polling = false
 		return saved
 	}
-	id, gen := msg.id, v.gen
+	if d.Done {
+		r.polling = false
+		// Gave up on a batch still in flight (an error that retrying
+		// will not mend): the row says so; r polls again.
+		r.stopped = !r.b.Status.Terminal()
+		return saved
+	}
+	id, gen := msg.id, v.rowGen
 	return tea.Batch(saved, v.c.tick(d.Delay, func(time.Time) tea.Msg { return rowPollMsg{gen: gen, id: id} }))
+}
+
+// homeListEvery is how often the home reads the list again on its own
+// (a batch submitted elsewhere shows within it); after an error it waits
+// longer, up to homeListMax, or as long as a Retry-After asks.
+const (
+	homeListEvery = 60 * time.Second
+	homeListMax   = 10 * time.Minute
+)
+
+// shown reports whether the home's list is on screen (the home is the
+// view shown and no batch is open over it).
+func (v *batchesView) shown() bool { return v.c.active == viewBatches && v.open == nil }
+
+// resume is the home coming back into sight: the list is read if it fell
+// due while hidden, and the in-flight rows on screen poll again.
+func (v *batchesView) resume() tea.Cmd {
+	if !v.shown() {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if v.refreshDue {
+		cmds = append(cmds, v.reload())
+	}
+	return tea.Batch(append(cmds, v.pollVisible())...)
+}
+
+// armRefresh arms the next read of the list once a read ended: the
+// steady interval after a good one, a backoff (or the Retry-After) after
+// an error.
+func (v *batchesView) armRefresh(msg homePageMsg) tea.Cmd {
+	if v.loading {
+		return nil // more pages are on their way
+	}
+	switch {
+	case msg.err == nil || msg.notOffered:
+		v.listEvery = homeListEvery
+	default:
+		next := min(2*v.listEvery, homeListMax)
+		var ae *api.APIError
+		if errors.As(msg.err, &ae) {
+			if wait, _, _, ok := ae.Wait(); ok && wait > next {
+				next = wait
+			}
+		}
+		v.listEvery = next
+	}
+	v.refreshGen++
+	gen := v.refreshGen
+	return v.c.tick(v.listEvery, func(time.Time) tea.Msg { return listRefreshMsg{gen: gen} })
+}
+
+// Quiet reports whether a message of the home changes nothing on screen
+// (the shell then keeps the frame): a row's poll falling due only sends
+// a request.
+func (v *batchesView) Quiet(msg tea.Msg) bool {
+	_, ok := msg.(rowPollMsg)
+	return ok
 }

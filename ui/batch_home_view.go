@@ -44,8 +44,11 @@ func (v *batchesView) cells(r *homeRow) []string {
 	b := &r.b
 	status := textsafe.Line(present.Status(b.Status)) // as `batch list` says it
 	id := textsafe.Line(b.ID)
-	if r.fromRecord {
+	switch {
+	case r.fromRecord:
 		id += " (remembered)"
+	case r.stopped:
+		id += " (not polled: r tries again)"
 	}
 	return []string{status, id, textsafe.Line(b.Model), "────────────", present.ShortCounts(b.RequestCounts),
 		format.Age(b.CreatedTime(), v.c.now()), present.BatchCost(b)}
@@ -73,7 +76,7 @@ func (v *batchesView) View() string {
 	case v.filter.active():
 		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
 	default:
-		bar := "order " + homeOrderNames[v.order] + " · showing " + homeFilterNames[v.status]
+		bar := "order " + homeOrderNames[v.order] + " · showing " + homeFilterNames[v.status] + " · list read every " + format.Duration(v.listEvery)
 		if pos := v.nav.position(); pos != "" {
 			bar += " · " + pos
 		}

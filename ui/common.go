@@ -146,11 +146,17 @@ type common struct {
 	// submitted holds the batches submitted in this session, and when:
 	// the record learns them off the UI loop, the 404 grace at once.
 	submitted map[string]time.Time
+	// active is the view shown (the root writes it): a hidden view
+	// pauses what only the screen needs.
+	active int
+	// writes are the file writes the dashboard started: gathered,
+	// tracked, and finished before it quits.
+	writes *writeQueue
 }
 
 // submittedWithin reports whether batch id was submitted from this
 // machine within d: in this session (known at once), or before it (the
-// record, read once when a batch opens).
+// record, read into memory when the dashboard starts).
 func (c *common) submittedWithin(id string, d time.Duration) bool {
 	now := c.now()
 	if at, ok := c.submitted[id]; ok {
@@ -159,17 +165,15 @@ func (c *common) submittedWithin(id string, d time.Duration) bool {
 	return c.record.SubmittedWithin(c.base, id, d, now)
 }
 
-// remember changes this machine's record (a file read, locked and
-// rewritten) in a command, off the UI loop: Update does no I/O.
+// remember changes this machine's record. The change is kept in memory
+// (Update does no I/O) and written by a command, gathered with the other
+// changes of a few seconds into one write (see app_cmds.go); quitting
+// writes what is left before the program ends.
 func (c *common) remember(change func(st *record.Store, base string)) tea.Cmd {
-	st, base := c.record, c.base
-	if st == nil {
+	if c.record == nil || c.writes == nil {
 		return nil
 	}
-	return func() tea.Msg {
-		change(st, base)
-		return nil
-	}
+	return c.writes.queue(c, change)
 }
 
 func (c *common) log() *slog.Logger {

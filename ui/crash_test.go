@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
 )
 
 // panicky is a gateway whose Host panics: the header calls it on every
@@ -51,5 +55,62 @@ func TestPanicRestoresTheTerminalAndReports(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "stack=") || !strings.Contains(log.String(), "panicky.Host") {
 		t.Fatalf("the log lacks the stack")
+	}
+}
+
+// keyPanics is a gateway whose Key panics: the credit line's command
+// runs it off the UI loop.
+type keyPanics struct{ *fakeClient }
+
+func (keyPanics) Key(context.Context) (*api.KeyInfo, error) { panic("boom in a command") }
+
+// A panic inside a command is an error on screen: nothing reaches stdout
+// past the terminal filter, the program goes on, and q still quits.
+func TestPanicInACommandIsAnErrorOnScreen(t *testing.T) {
+	var out, log lockedBuf
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	in, keys := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{Client: keyPanics{fakeBatches()}, Renderer: plainRenderer(), Log: slog.New(slog.NewTextHandler(&log, nil))}, in, &out)
+	}()
+	for !strings.Contains(out.String(), "internal error (not done): boom in a command") {
+		select {
+		case err := <-done:
+			t.Fatalf("the program ended: %v\n%s", err, out.String())
+		case <-ctx.Done():
+			t.Fatalf("no error on screen:\n%q", out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	keys.Write([]byte("q"))
+	if err := <-done; err != nil {
+		t.Fatalf("quit: %v", err)
+	}
+	if s := out.String(); strings.Contains(s, "goroutine ") || strings.Contains(s, "panic:") {
+		t.Fatalf("the panic reached the terminal:\n%s", s)
+	}
+	if !strings.Contains(log.String(), "keyPanics.Key") {
+		t.Fatal("the log lacks the stack")
+	}
+}
+
+// A Cmd's panic, its batches' panics: each becomes an error notice.
+func TestSafeCmdRecoversInBatches(t *testing.T) {
+	c := &common{}
+	cmd := c.safeCmd(viewBatches, tea.Batch(func() tea.Msg { panic("one") }, func() tea.Msg { return rowPollMsg{id: "x"} }))
+	msgs := runCmd(cmd)
+	if len(msgs) != 2 {
+		t.Fatalf("%#v", msgs)
+	}
+	if n, ok := msgs[0].(noticeMsg); !ok || !n.err || !strings.Contains(n.text, "one") {
+		t.Fatalf("%#v", msgs[0])
+	}
+	if a, ok := msgs[1].(addressedMsg); !ok || a.view != viewBatches {
+		t.Fatalf("%#v", msgs[1])
+	}
+	if got := c.address(viewBatches, tea.QuitMsg{}); got != (tea.QuitMsg{}) {
+		t.Fatalf("Bubble Tea's own messages pass as they are: %#v", got)
 	}
 }

@@ -111,6 +111,11 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 			v.Stop()
 		}
 		fg.c.cancel()
+		// However it ended (quit, a signal, a crash), the writes it
+		// started are finished before Run returns.
+		if werr := fg.c.writes.finish(fg.c.record, fg.c.base); werr != nil {
+			fg.c.log().Warn("record not written", "error", werr)
+		}
 	}
 	crash.mu.Lock()
 	defer crash.mu.Unlock()
