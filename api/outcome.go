@@ -32,9 +32,6 @@ const (
 	EndTimedOut EndState = "timed out"
 	// EndStopped: stopped by the user.
 	EndStopped EndState = "stopped"
-	// EndTruncated: the answer reached the cap of text kept per model
-	// (config answer_cap_mb); reading stopped there, what arrived is kept.
-	EndTruncated EndState = "truncated"
 	// EndNoAnswer: no answer at all (an HTTP error, a refused request, an
 	// unreachable server).
 	EndNoAnswer EndState = "no answer"
@@ -387,19 +384,6 @@ func (o Outcome) Stopped(at time.Time) Outcome {
 		return o
 	}
 	o.State, o.Err, o.Ended = EndStopped, &EndError{State: EndStopped, Cause: context.Canceled}, at
-	return o
-}
-
-// Truncated is the outcome of an answer whose text went past the cap of
-// text kept (size bytes): reading stopped at a time, what arrived up to
-// the cap is kept, the state is EndTruncated whatever the server said
-// (the text kept is not its whole answer; its usage, when it came, stays).
-func (o Outcome) Truncated(at time.Time, size int64) Outcome {
-	o.State, o.TruncatedAt = EndTruncated, size
-	if o.Ended.IsZero() {
-		o.Ended = at
-	}
-	o.Err = errors.New(o.Message())
 	return o
 }
 

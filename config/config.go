@@ -22,6 +22,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/atomicfile"
 	"github.com/gwdash/gwdash/internal/notify"
 )
@@ -106,7 +107,7 @@ const MaxBodyMBLimit = 16 << 10
 // DefaultAnswerCap is the answer text kept per model when answer_cap_mb
 // is not set (64 MiB): the one default of the playground, the compare
 // panes and a multi-model respond.
-const DefaultAnswerCap = 64 << 20
+const DefaultAnswerCap = api.DefaultAnswerCap
 
 // AnswerCapMBLimit is the largest answer_cap_mb a user may set (16 GiB).
 const AnswerCapMBLimit = 16 << 10

@@ -196,7 +196,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		// The shown view hears of it too: what it renders for the new
+		// width starts now, not at the next message.
+		return m, m.c.safeCmd(m.active, m.views[m.active].Update(msg))
 	case noticeMsg:
 		text := textsafe.Line(msg.text)
 		m.c.log().Info("notice", "text", text, "error", msg.err)

@@ -22,7 +22,7 @@ import (
 )
 
 // benchPlayground is a playground of the shell's common state, sized.
-func benchPlayground(b *testing.B) *playground {
+func benchPlayground(b testing.TB) *playground {
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
 	c := &common{styles: NewStyles(DefaultTheme(), plainRenderer()), keys: DefaultGlobalKeys(), ctx: ctx, cancel: cancel,
@@ -76,6 +76,71 @@ func benchStreamFrame(b *testing.B, before int) {
 func BenchmarkPlaygroundFrame1KB(b *testing.B)  { benchStreamFrame(b, 1<<10) }
 func BenchmarkPlaygroundFrame1MB(b *testing.B)  { benchStreamFrame(b, 1<<20) }
 func BenchmarkPlaygroundFrame50MB(b *testing.B) { benchStreamFrame(b, 50<<20) }
+
+// demoAnswer is an answer of the size and shape the demo gateway gives
+// (about 1.3 KB of markdown in four blocks).
+var demoAnswer = "## Routing\n\nThe gateway picks a **provider** for each request by price, latency and uptime; " +
+	strings.Repeat("a request that fails falls back to the next provider in the list, ", 8) + "\n\n- fallbacks on errors\n- `provider.order` pins one\n\n" +
+	strings.Repeat("Usage and cost come back with every answer. ", 8)
+
+// conversation plays n demo turns through the playground: each prompt's
+// answer streams in four chunks, each followed by the renders asked, then
+// ends and is drawn.
+func conversation(p *playground, n int) {
+	for i := 0; i < n; i++ {
+		playTurn(p, fmt.Sprintf("question %d", i), demoAnswer)
+	}
+}
+
+func playTurn(p *playground, prompt, answer string) {
+	started := time.Now()
+	t := newTurn(prompt, "m/x", p.contentWidth(), started)
+	p.turns = append(p.turns, t)
+	p.gen++
+	p.live[0] = &liveStream{turn: t, events: make(chan streamItem)}
+	o := api.Outcome{State: api.EndOpen, Model: "m/x", Started: started, FirstToken: started, Streamed: true}
+	step := (len(answer) + 3) / 4
+	for at := 0; at < len(answer); at += step {
+		o.Deltas++
+		renderAll(p, p.Update(streamChunkMsg{gen: p.gen, events: []api.Event{{Type: api.EventOutputTextDelta, Delta: answer[at:min(len(answer), at+step)]}}, outcome: o}))
+	}
+	o.State, o.Ended = api.EndCompleted, started.Add(time.Second)
+	o.Final = &api.Response{Status: api.ResponseCompleted, Usage: &api.ResponseUsage{InputTokens: 12, OutputTokens: o.Deltas, TotalTokens: 12 + o.Deltas}}
+	renderAll(p, p.Update(streamChunkMsg{gen: p.gen, outcome: o, ended: true}))
+	_ = p.View()
+}
+
+// benchHistoryFrame is the frame of a playground holding n finished
+// turns: with nothing new (an idle redraw), or after a delta into a new
+// turn that streams under them.
+func benchHistoryFrame(b *testing.B, n int, delta bool) {
+	p := benchPlayground(b)
+	conversation(p, n)
+	msg := tea.Msg(settleBench{})
+	if delta {
+		started := time.Now()
+		t := newTurn("streaming", "m/x", p.contentWidth(), started)
+		p.turns = append(p.turns, t)
+		p.gen++
+		p.live[0] = &liveStream{turn: t, events: make(chan streamItem)}
+		msg = streamChunkMsg{gen: p.gen, events: []api.Event{{Type: api.EventOutputTextDelta, Delta: "word "}},
+			outcome: api.Outcome{State: api.EndOpen, Started: started, FirstToken: started, Streamed: true}}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		renderAll(p, p.Update(msg))
+		_ = p.View()
+	}
+}
+
+// settleBench is a message that is not the playground's.
+type settleBench struct{}
+
+func BenchmarkPlaygroundHistory1(b *testing.B)        { benchHistoryFrame(b, 1, false) }
+func BenchmarkPlaygroundHistory200(b *testing.B)      { benchHistoryFrame(b, 200, false) }
+func BenchmarkPlaygroundHistoryDelta1(b *testing.B)   { benchHistoryFrame(b, 1, true) }
+func BenchmarkPlaygroundHistoryDelta200(b *testing.B) { benchHistoryFrame(b, 200, true) }
 
 // BenchmarkPlaygroundBulk50MiB streams a 50 MiB answer (800 deltas of
 // 64 KiB, the gateway's demo/bulk) through the playground, a frame after

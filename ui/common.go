@@ -125,6 +125,9 @@ type Options struct {
 	// Log receives a debug log (never keys: the UI holds none); nil
 	// discards it.
 	Log *slog.Logger
+	// AnswerCap is the most text one answer keeps in the playground and
+	// in each compare pane (0: api.DefaultAnswerCap).
+	AnswerCap int64
 	// Tick schedules a message after a delay (nil: tea.Tick). State tests
 	// replace it, so that no test waits on a clock.
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd

@@ -115,15 +115,19 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 	cmds := []tea.Cmd{rateTick(p.c, p.gen)}
 	for i, pn := range c.panes {
 		t := newTurn(prompt, pn.model, pn.innerWidth(), now)
+		t.limit = p.answerCap()
 		t.estimate = api.EstimateCost(p.cat.Find(pn.model), prompt, maxOut(reqs[i]))
 		t.out.Streamed = stream
 		pn.turn, pn.scroll = t, 0
-		p.live[i] = &liveStream{turn: t}
+		// Each pane's request has its own context under the shared one:
+		// esc stops them all, the answer cap stops one.
+		pctx, pcancel := context.WithCancel(ctx)
+		p.live[i] = &liveStream{turn: t, cancel: pcancel}
 		cmds = append(cmds, p.remember(pn.model))
 		if stream {
-			cmds = append(cmds, openStreamCmd(p.c.client, ctx, reqs[i], p.gen, i))
+			cmds = append(cmds, openStreamCmd(p.c.client, pctx, reqs[i], p.gen, i))
 		} else {
-			cmds = append(cmds, answerCmd(p.c.client, ctx, reqs[i], p.gen, i, now))
+			cmds = append(cmds, answerCmd(p.c.client, pctx, reqs[i], p.gen, i, now))
 		}
 	}
 	p.prompt.Reset()
@@ -185,7 +189,7 @@ func (c *compareState) clamp(p *playground) {
 			pn.scroll = 0
 			continue
 		}
-		total := pn.turn.height(p.c.styles, pn.innerWidth(), now)
+		total := pn.turn.height(&p.c.styles, pn.innerWidth(), now)
 		pn.scroll = max(0, min(pn.scroll, total-pn.bodyHeight()))
 	}
 }
@@ -196,7 +200,7 @@ func (c *compareState) visit(p *playground, now time.Time, need func(*doc, int))
 		if pn.turn == nil {
 			continue
 		}
-		for _, pc := range visiblePieces([]*turn{pn.turn}, p.c.styles, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll).pieces {
+		for _, pc := range visiblePieces([]*turn{pn.turn}, &p.c.styles, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll).pieces {
 			if pc.doc != nil && pc.doc.needs(pc.block) {
 				need(pc.doc, pc.block)
 			}
@@ -248,12 +252,14 @@ func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focuse
 			role = s.Success
 		case o.State == api.EndStopped:
 			role = s.Muted
+		case o.State == api.EndTruncated:
+			role = s.Warning
 		default:
 			role = s.Error
 		}
 		stats = role.Render(textsafe.Line(strings.Join(parts, " · "))) + " " + s.Busy.Render(sparkline(t.rates, 12))
-		lines = linesOf(visiblePieces([]*turn{t}, s, iw, now, bh, pn.scroll), bh)
-		if total := t.height(s, iw, now); total > bh {
+		lines = linesOf(visiblePieces([]*turn{t}, &s, iw, now, bh, pn.scroll), bh)
+		if total := t.height(&s, iw, now); total > bh {
 			title += s.Muted.Render(" · lines " + scrollPosition(total-bh-pn.scroll, bh, total))
 		}
 	}

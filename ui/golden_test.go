@@ -73,10 +73,15 @@ func goldenModel(t *testing.T, dark bool, o Options, w, h int) Model {
 }
 
 // settleMsg reaches every view and changes nothing: the renders that
-// its Update asks for are done (drive runs commands at once).
+// its Update asks for are done (drive runs commands at once). The
+// playground acts only on its own messages; a test that set its turns
+// directly marks its renders due, as a resize does.
 type settleMsg struct{}
 
-func settle(m Model) Model { return drive(m, settleMsg{}) }
+func settle(m Model) Model {
+	playOf(m).resized = true
+	return drive(m, settleMsg{})
+}
 
 var goldenScreens = []goldenScreen{
 	{"home", func(t *testing.T, dark bool, w, h int) Model {

@@ -34,10 +34,12 @@ const (
 	playSaving
 )
 
-// liveStream is a stream being read.
+// liveStream is a stream being read; cancel ends its request alone (a
+// compare pane stopped at the answer cap leaves the others running).
 type liveStream struct {
 	events <-chan streamItem
 	turn   *turn
+	cancel context.CancelFunc
 }
 
 type playground struct {
@@ -66,6 +68,7 @@ type playground struct {
 
 	md        *markdown
 	rendering bool
+	resized   bool // SetSize changed the layout: renders are due
 	insist    bool // enter again sends despite unsupported settings
 	// confirm asks before work kept nowhere is dropped (its tag says
 	// what yes does); savedTurns is how many turns the last save held,
@@ -101,7 +104,7 @@ func newPlayground(c *common) *playground {
 	}
 	p := &playground{c: c, keys: DefaultPlaygroundKeys(), prompt: ta, model: model, settings: newSettingsForm(),
 		recent: appendMissing(recent, c.opts.SuggestedModels), live: map[int]*liveStream{},
-		md: &markdown{style: style, profile: c.styles.Renderer.ColorProfile()}}
+		md: &markdown{style: style, profile: c.styles.Renderer.ColorProfile(), note: c.styles.Muted}}
 	return p
 }
 
@@ -144,10 +147,27 @@ func (p *playground) Stop() {
 
 // ---- UPDATE ----
 
+// Update implements view. A message that is not the playground's changes
+// nothing and costs nothing (no layout, no render request), unless a
+// resize left the blocks on screen to render at the new width.
 func (p *playground) Update(msg tea.Msg) tea.Cmd {
+	if !p.owns(msg) && !p.resized {
+		return nil
+	}
+	p.resized = false
 	cmd := p.update(msg)
 	p.clampScroll()
 	return tea.Batch(cmd, p.requestRenders())
+}
+
+// owns reports whether update acts on msg.
+func (p *playground) owns(msg tea.Msg) bool {
+	switch msg.(type) {
+	case focusMsg, catalogueMsg, streamOpenedMsg, streamChunkMsg, answerMsg, generationMsg, rateTickMsg, renderedMsg,
+		savedMsg, pathCompletedMsg, tea.MouseMsg, tea.KeyMsg, tea.WindowSizeMsg:
+		return true
+	}
+	return false
 }
 
 func (p *playground) update(msg tea.Msg) tea.Cmd {
@@ -177,7 +197,7 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 		return p.onAnswer(msg)
 	case generationMsg:
 		if t := p.turnFor(msg.gen, msg.pane); t != nil {
-			t.genWait, t.gen, t.genErr = false, msg.rec, msg.err
+			t.setGeneration(msg.rec, msg.err)
 		}
 		return nil
 	case rateTickMsg:

@@ -73,10 +73,11 @@ func (p *playground) send() tea.Cmd {
 	p.scroll = 0
 	now := p.c.now()
 	t := newTurn(prompt, p.model, p.contentWidth(), now)
+	t.limit = p.answerCap()
 	t.estimate = api.EstimateCost(p.selectedModel(), prompt, maxOut(req))
 	t.out.Streamed = stream
 	p.turns = append(p.turns, t)
-	p.live[0] = &liveStream{turn: t}
+	p.live[0] = &liveStream{turn: t, cancel: cancel}
 	p.prompt.Reset()
 	p.setMode(playNav)
 	saved := p.remember(req.Model)
@@ -84,6 +85,15 @@ func (p *playground) send() tea.Cmd {
 		return tea.Batch(saved, rateTick(p.c, p.gen), answerCmd(p.c.client, ctx, req, p.gen, 0, now))
 	}
 	return tea.Batch(saved, rateTick(p.c, p.gen), openStreamCmd(p.c.client, ctx, req, p.gen, 0))
+}
+
+// answerCap is the most text one answer keeps (Options.AnswerCap, else
+// api.DefaultAnswerCap).
+func (p *playground) answerCap() int64 {
+	if n := p.c.opts.AnswerCap; n > 0 {
+		return n
+	}
+	return api.DefaultAnswerCap
 }
 
 func maxOut(req api.ResponseRequest) int {
@@ -102,6 +112,8 @@ func (p *playground) remember(model string) tea.Cmd {
 	return p.c.remember(func(st *record.Store, base string) { st.UseModel(base, model) })
 }
 
+// newChat drops the conversation: nothing keeps its turns after this
+// (the compare panes go too).
 func (p *playground) newChat() {
 	p.turns, p.scroll, p.cmp, p.savedTurns = nil, 0, nil, 0
 }
@@ -155,12 +167,17 @@ func (p *playground) onChunk(msg streamChunkMsg) tea.Cmd {
 	if msg.gen != p.gen || l == nil {
 		return nil // a stream already ended (stopped, or a new chat)
 	}
-	l.turn.apply(msg.events)
+	whole := l.turn.apply(msg.events)
 	if msg.outcome.Started.IsZero() {
 		msg.outcome = l.turn.out
 		msg.outcome.State = api.EndStopped
 	}
 	l.turn.out = msg.outcome
+	if !whole {
+		// The answer reached its cap: its stream stops here (the pump
+		// ends with its context), what arrived is kept.
+		return p.finish(msg.pane, msg.outcome.Truncated(p.c.now(), l.turn.limit))
+	}
 	if msg.ended {
 		return p.finish(msg.pane, msg.outcome)
 	}
@@ -174,9 +191,9 @@ func (p *playground) onAnswer(msg answerMsg) tea.Cmd {
 	}
 	if msg.resp != nil {
 		if txt := msg.resp.OutputTextAll(); txt != "" {
-			l.turn.answer.append(textsafe.Clean(txt))
+			l.turn.take(l.turn.answer, textsafe.Clean(txt))
 		} else if r := msg.resp.RefusalText(); r != "" {
-			l.turn.refusal.append(textsafe.Clean(r))
+			l.turn.take(l.turn.refusal, textsafe.Clean(r))
 		}
 	}
 	return p.finish(msg.pane, msg.outcome)
@@ -186,11 +203,15 @@ func (p *playground) onAnswer(msg answerMsg) tea.Cmd {
 func (p *playground) finish(pane int, o api.Outcome) tea.Cmd {
 	l := p.live[pane]
 	delete(p.live, pane)
+	if l.cancel != nil {
+		l.cancel() // its request is over (or stopped at the cap)
+	}
 	t := l.turn
 	t.end(o)
+	o = t.out
 	cmds := []tea.Cmd{msgCmd(creditsStaleMsg{})}
 	if o.GenerationID != "" && o.State != api.EndNoAnswer {
-		t.genWait = true
+		t.waitGeneration()
 		cmds = append(cmds, generationCmd(p.c.client, p.c.ctx, o.GenerationID, p.gen, pane))
 	}
 	if !p.running() && p.cancel != nil {

@@ -78,7 +78,7 @@ func (p *playground) requestRenders() tea.Cmd {
 
 func (p *playground) visitTranscript(now time.Time, need func(*doc, int)) {
 	h := p.transcriptHeight()
-	for _, pc := range visiblePieces(p.turns, p.c.styles, p.contentWidth(), now, h, p.scroll).pieces {
+	for _, pc := range visiblePieces(p.turns, &p.c.styles, p.contentWidth(), now, h, p.scroll).pieces {
 		if pc.doc != nil && pc.doc.needs(pc.block) {
 			need(pc.doc, pc.block)
 		}
@@ -88,7 +88,7 @@ func (p *playground) visitTranscript(now time.Time, need func(*doc, int)) {
 // ---- VIEW ----
 
 func (p *playground) SetSize(w, h int) {
-	p.w, p.h = w, h
+	p.w, p.h, p.resized = w, h, true
 	p.prompt.SetWidth(max(10, w-2))
 	p.prompt.SetHeight(p.promptHeight())
 	p.save.setWidth(w)
@@ -118,7 +118,7 @@ func (p *playground) promptHeight() int {
 func (p *playground) transcriptHeight() int { return max(1, p.h-p.promptHeight()-2) }
 
 func (p *playground) clampScroll() {
-	total := columnHeight(p.turns, p.c.styles, p.contentWidth(), p.c.now())
+	total := columnHeight(p.turns, &p.c.styles, p.contentWidth(), p.c.now())
 	p.scroll = max(0, min(p.scroll, total-p.transcriptHeight()))
 }
 
@@ -156,12 +156,12 @@ func (p *playground) transcriptView(h int) string {
 		return strings.Join(intro, "\n")
 	}
 	now := p.c.now()
-	lines := linesOf(visiblePieces(p.turns, s, p.contentWidth(), now, h, p.scroll), h)
+	lines := linesOf(visiblePieces(p.turns, &p.c.styles, p.contentWidth(), now, h, p.scroll), h)
 	for len(lines) < h {
 		lines = append([]string{""}, lines...)
 	}
 	pos := ""
-	if total := columnHeight(p.turns, s, p.contentWidth(), now); total > h {
+	if total := columnHeight(p.turns, &p.c.styles, p.contentWidth(), now); total > h {
 		pos = s.Muted.Render("lines " + scrollPosition(total-h-p.scroll, h, total))
 		if p.scroll > 0 {
 			pos += s.Muted.Render(" · G follows the end")
@@ -181,7 +181,7 @@ type window struct {
 // the pieces the window shows: those below it are passed by their heights
 // (a block is not drawn to be skipped), so that a view anywhere in a
 // 50 MiB answer costs what it shows.
-func visiblePieces(turns []*turn, s Styles, width int, now time.Time, h, skip int) window {
+func visiblePieces(turns []*turn, s *Styles, width int, now time.Time, h, skip int) window {
 	var w window
 	below := skip // lines still to pass before the window
 	want := h

@@ -524,15 +524,15 @@ func TestTranscriptDocBlocksAndWindow(t *testing.T) {
 	tn := newTurn("q", "m/x", 40, fixedNow)
 	tn.answer.append("one\n\ntwo\n\nthree\n\nfour")
 	tn.end(api.Outcome{State: api.EndCompleted})
-	all := linesOf(visiblePieces([]*turn{tn}, s, 40, fixedNow, 1000, 0), 1000)
+	all := linesOf(visiblePieces([]*turn{tn}, &s, 40, fixedNow, 1000, 0), 1000)
 	for skip := 0; skip < len(all); skip++ {
-		got := linesOf(visiblePieces([]*turn{tn}, s, 40, fixedNow, 3, skip), 3)
+		got := linesOf(visiblePieces([]*turn{tn}, &s, 40, fixedNow, 3, skip), 3)
 		want := all[max(0, len(all)-skip-3) : len(all)-skip]
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("skip %d: %q want %q", skip, got, want)
 		}
 	}
-	if h := tn.height(s, 40, fixedNow); h != len(all) {
+	if h := tn.height(&s, 40, fixedNow); h != len(all) {
 		t.Fatalf("height %d, lines %d", h, len(all))
 	}
 }

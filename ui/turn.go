@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
@@ -37,27 +38,74 @@ type turn struct {
 	rateEMA   float64
 	lastCount int
 	lastTick  time.Time
+	// limit is the most text (answer, reasoning and refusal) the turn
+	// keeps; capped says text was cut at it.
+	limit  int64
+	capped bool
+	// lay is the turn's own lines (head, foot), kept for a width so that
+	// a frame does not draw them again for every turn of the history.
+	lay layout
+}
+
+// layout caches a turn's lines that are not a doc's. The head depends on
+// the prompt and the width only; the foot (state line and usage card) is
+// kept once the turn has ended, until setGeneration or a new end changes
+// it.
+type layout struct {
+	headW, footW int
+	head, foot   []string
+	footOK       bool
 }
 
 func newTurn(prompt, model string, width int, started time.Time) *turn {
 	t := &turn{prompt: prompt, model: model, answer: newDoc(true, width), reasoning: newDoc(false, width), refusal: newDoc(false, width),
-		running: true, lastTick: started}
+		running: true, lastTick: started, limit: api.DefaultAnswerCap}
 	t.out = api.Outcome{State: api.EndOpen, Model: model, Started: started, LastSeq: -1}
 	return t
 }
 
+// kept is the text the turn holds, counted against its limit.
+func (t *turn) kept() int64 { return t.answer.size + t.reasoning.size + t.refusal.size }
+
+// take appends s to d within the turn's limit; past it, s is cut (at a
+// rune start), capped is set and take reports false.
+func (t *turn) take(d *doc, s string) bool {
+	room := t.limit - t.kept()
+	if int64(len(s)) <= room {
+		d.append(s)
+		return true
+	}
+	cut := int(max(room, 0))
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	d.append(s[:cut])
+	t.capped = true
+	return false
+}
+
 // apply folds the text of events into the turn's docs (the outcome comes
-// from the stream, whole).
-func (t *turn) apply(evs []api.Event) {
+// from the stream, whole). It stops at the limit: false then says the
+// text was cut and the stream must stop.
+func (t *turn) apply(evs []api.Event) bool {
 	for i := range evs {
 		ev := &evs[i]
+		var d *doc
 		switch ev.Type {
 		case api.EventOutputTextDelta:
-			t.answer.append(textsafe.Clean(ev.Delta))
+			d = t.answer
 		case api.EventReasoningDelta, api.EventReasoningSummary:
-			t.reasoning.append(textsafe.Clean(ev.Delta))
+			d = t.reasoning
 		case api.EventRefusalDelta:
-			t.refusal.append(textsafe.Clean(ev.Delta))
+			d = t.refusal
+		}
+		if d != nil {
+			if !t.take(d, textsafe.Clean(ev.Delta)) {
+				return false
+			}
+			continue
+		}
+		switch ev.Type {
 		case api.EventFunctionArgsDone:
 			t.event("tool call arguments: " + textsafe.Line(ansi.Truncate(ev.Text, 200, "…")))
 		case api.EventOutputItemAdded:
@@ -68,6 +116,7 @@ func (t *turn) apply(evs []api.Event) {
 			t.event("web search: " + strings.TrimPrefix(ev.Type, "response.web_search_call."))
 		}
 	}
+	return true
 }
 
 func (t *turn) event(line string) {
@@ -76,12 +125,17 @@ func (t *turn) event(line string) {
 	}
 }
 
-// end settles a turn: its outcome, the rest of its text.
+// end settles a turn: its outcome, the rest of its text (within the
+// limit: an answer cut there ends truncated, whatever the server said).
 func (t *turn) end(o api.Outcome) {
-	t.out, t.running = o, false
 	if t.answer.size == 0 && t.refusal.size == 0 && o.FinalText != "" {
-		t.answer.append(textsafe.Clean(o.FinalText))
+		t.take(t.answer, textsafe.Clean(o.FinalText))
 	}
+	if t.capped {
+		o = o.Truncated(o.Ended, t.limit)
+	}
+	t.out, t.running = o, false
+	t.lay.footOK = false
 	t.answer.finish()
 	t.reasoning.finish()
 	t.refusal.finish()
@@ -105,6 +159,18 @@ func (t *turn) sample(now time.Time) {
 	if len(t.rates) > 60 {
 		t.rates = t.rates[len(t.rates)-60:]
 	}
+}
+
+// setGeneration records the generation's record (or why there is none).
+func (t *turn) setGeneration(rec *api.Generation, err error) {
+	t.genWait, t.gen, t.genErr = false, rec, err
+	t.lay.footOK = false
+}
+
+// waitGeneration says the generation's record is being fetched.
+func (t *turn) waitGeneration() {
+	t.genWait = true
+	t.lay.footOK = false
 }
 
 func (t *turn) resize(width int) {
@@ -141,11 +207,11 @@ func (p piece) lines() []string {
 
 // pieces yields the turn's pieces from the last to the first; it stops
 // when yield returns false.
-func (t *turn) pieces(s Styles, width int, now time.Time, yield func(piece) bool) {
+func (t *turn) pieces(s *Styles, width int, now time.Time, yield func(piece) bool) {
 	small := func(lines []string) bool {
 		return len(lines) == 0 || yield(piece{h: len(lines), fixed: lines})
 	}
-	if !small(t.footLines(s, width, now)) {
+	if !small(t.foot(s, width, now)) {
 		return
 	}
 	if !docPieces(t.answer, yield) {
@@ -191,7 +257,7 @@ func (t *turn) pieces(s Styles, width int, now time.Time, yield func(piece) bool
 			}
 		}
 	}
-	small(t.headLines(s, width))
+	small(t.head(s, width))
 }
 
 // docPieces yields a doc's tail and blocks, last first.
@@ -217,14 +283,34 @@ func docPieces(d *doc, yield func(piece) bool) bool {
 	return true
 }
 
-func (t *turn) headLines(s Styles, width int) []string {
+// head is headLines, kept for the width.
+func (t *turn) head(s *Styles, width int) []string {
+	if t.lay.head == nil || t.lay.headW != width {
+		t.lay.head, t.lay.headW = t.headLines(s, width), width
+	}
+	return t.lay.head
+}
+
+// foot is footLines: drawn each time while the turn runs (it is one
+// line), kept for the width once it has ended.
+func (t *turn) foot(s *Styles, width int, now time.Time) []string {
+	if t.running || t.out.Ended.IsZero() {
+		return t.footLines(s, width, now)
+	}
+	if !t.lay.footOK || t.lay.footW != width {
+		t.lay.foot, t.lay.footW, t.lay.footOK = t.footLines(s, width, now), width, true
+	}
+	return t.lay.foot
+}
+
+func (t *turn) headLines(s *Styles, width int) []string {
 	head := []string{"", s.Title.Render("you") + " " + s.Muted.Render("→ "+textsafe.Line(t.model))}
 	head = append(head, plainLines(textsafe.Clean(t.prompt), width)...)
 	return append(head, s.Title.Render("assistant"))
 }
 
 // footLines is the turn's state line and, once it ended, its usage card.
-func (t *turn) footLines(s Styles, width int, now time.Time) []string {
+func (t *turn) footLines(s *Styles, width int, now time.Time) []string {
 	o := t.out
 	if t.running {
 		return []string{s.Busy.Render("▍ " + o.Message())}
@@ -239,6 +325,8 @@ func (t *turn) footLines(s Styles, width int, now time.Time) []string {
 		st = s.Error.Render("✗ " + textsafe.Line(o.Message()))
 	case api.EndStopped:
 		st = s.Muted.Render("■ " + o.Message())
+	case api.EndTruncated:
+		st = s.Warning.Render("✂ " + textsafe.Line(o.Message()))
 	case api.EndInterrupted, api.EndNoFinal, api.EndMalformed, api.EndTimedOut:
 		st = s.Warning.Render("⚠ " + textsafe.Line(o.Message()))
 	default:
@@ -250,7 +338,7 @@ func (t *turn) footLines(s Styles, width int, now time.Time) []string {
 
 // card is the usage card: the one usage and cost line (present), the cost
 // breakdown, timing, routing, and the generation's record once fetched.
-func (t *turn) card(s Styles, width int, now time.Time) []string {
+func (t *turn) card(s *Styles, width int, now time.Time) []string {
 	o := t.out
 	var lines []string
 	label := func(l, v string) string { return s.Label.Render(l) + " " + v }
@@ -309,8 +397,8 @@ func orText(s, def string) string {
 // height is the turn's lines: what pieces yields, summed without visiting
 // the blocks (each doc keeps its own total), so that it costs the same at
 // 1 KB and at 50 MiB.
-func (t *turn) height(s Styles, width int, now time.Time) int {
-	h := len(t.footLines(s, width, now)) + t.answer.height() + len(t.events) + len(t.headLines(s, width))
+func (t *turn) height(s *Styles, width int, now time.Time) int {
+	h := len(t.foot(s, width, now)) + t.answer.height() + len(t.events) + len(t.head(s, width))
 	if t.refusal.size > 0 {
 		h += 1 + t.refusal.height()
 	}
@@ -324,7 +412,7 @@ func (t *turn) height(s Styles, width int, now time.Time) int {
 }
 
 // columnHeight is the lines of a column of turns.
-func columnHeight(turns []*turn, s Styles, width int, now time.Time) int {
+func columnHeight(turns []*turn, s *Styles, width int, now time.Time) int {
 	h := 0
 	for _, t := range turns {
 		h += t.height(s, width, now)

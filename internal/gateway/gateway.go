@@ -148,6 +148,8 @@ type Gateway struct {
 	dests    *destStore
 	account  *account
 	recorded []Recorded
+	// recordedBytes is the size of the recorded bodies.
+	recordedBytes int
 }
 
 // New builds a gateway with its seeded data.
@@ -309,10 +311,21 @@ func (g *Gateway) record(r *http.Request, kind string, body []byte) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.recorded) >= g.opts.RecordLimit {
+		g.recordedBytes -= len(g.recorded[0].Body)
 		g.recorded = g.recorded[1:]
 	}
 	g.recorded = append(g.recorded, Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Key: kind, Header: h, Body: body})
+	g.recordedBytes += len(body)
+	// The bodies kept are bounded too: a playground conversation sends
+	// its whole history with each prompt, so 200 turns would keep ~30 MB.
+	for g.recordedBytes > maxRecordedBytes && len(g.recorded) > 1 {
+		g.recordedBytes -= len(g.recorded[0].Body)
+		g.recorded = g.recorded[1:]
+	}
 }
+
+// maxRecordedBytes bounds the request bodies the gateway keeps for tests.
+const maxRecordedBytes = 8 << 20
 
 func readLimited(r *http.Request, limit int64) ([]byte, error) {
 	if r.Body == nil {
