@@ -21,6 +21,7 @@ func (a *app) respondCommand() *cobra.Command {
 		maxOut, maxTools                          int
 		temperature, topP                         float64
 		metadata                                  []string
+		depth                                     depthFlags // respond_depth.go
 	)
 	c := &cobra.Command{
 		Use:   "respond [PROMPT|-]",
@@ -35,7 +36,14 @@ With 2 to 4 --model flags the same prompt and settings go to every model at
 once: each answer is printed under its model when all have ended, with one
 summary line per model on stderr (ranked by time to first token, speed and
 cost), or with --json one JSON object per model per line (model, status,
-text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
+text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).
+
+--schema FILE asks for JSON that follows a JSON Schema and checks the
+answer (exit 1 naming each violation); --tools FILE offers function tools
+(each call is printed as a JSON line, or answered from --tool-results FILE
+and the conversation continues); the --provider-* flags, --no-fallbacks
+and --fallback-models choose who serves. A bad schema, tools file or
+routing flag exits 2 before any request.`,
 		Args: maxArgs(1, "one prompt (quote it) or -"),
 		RunE: func(c *cobra.Command, args []string) error {
 			prompt, err := a.prompt(args)
@@ -66,6 +74,9 @@ text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
 				}
 				req.Metadata = md
 			}
+			if err := depth.apply(a, &req); err != nil {
+				return err
+			}
 			switch {
 			case len(models) == 0:
 				return inputErrorf("--model is required (<provider>/<model>)")
@@ -81,6 +92,9 @@ text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
 			_, client, err := a.client(true)
 			if err != nil {
 				return err
+			}
+			if len(models) == 1 && depth.active() {
+				return a.respondDepth(c, client, req, &depth, asJSON, noStream)
 			}
 			if len(models) > 1 {
 				return a.compare(c, client, req, models, asJSON, noStream)
@@ -106,6 +120,7 @@ text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).`,
 	f.Float64Var(&temperature, "temperature", 0, "sampling temperature, 0 to 2")
 	f.Float64Var(&topP, "top-p", 0, "nucleus sampling, 0 to 1")
 	f.BoolVar(&routing, "routing-metadata", false, "ask for routing metadata (X-OpenRouter-Metadata: enabled)")
+	depth.register(f)
 	return c
 }
 
