@@ -270,14 +270,19 @@ type InputMessage struct {
 	Content string `json:"content"`
 }
 
-// Input is a plain string or a list of messages.
+// Input is a plain string, a list of messages, or a list of input items
+// (messages, function calls and their outputs: see ContinueWith).
 type Input struct {
 	Text     string
 	Messages []InputMessage
+	Items    []json.RawMessage
 }
 
 // MarshalJSON sends a string when there are no messages.
 func (in Input) MarshalJSON() ([]byte, error) {
+	if in.Items != nil {
+		return json.Marshal(in.Items)
+	}
 	if in.Messages != nil {
 		return json.Marshal(in.Messages)
 	}
@@ -286,6 +291,9 @@ func (in Input) MarshalJSON() ([]byte, error) {
 
 // Empty reports whether there is nothing to send.
 func (in Input) Empty() bool {
+	if in.Items != nil {
+		return len(in.Items) == 0
+	}
 	if in.Messages != nil {
 		return len(in.Messages) == 0
 	}
@@ -364,6 +372,10 @@ type ResponseRequest struct {
 	Tools               []json.RawMessage          `json:"tools,omitempty"`
 	ToolChoice          json.RawMessage            `json:"tool_choice,omitempty"`
 	PreviousResponseID  *string                    `json:"previous_response_id,omitempty"`
+	Text                *TextConfig                `json:"text,omitempty"`
+	ParallelToolCalls   *bool                      `json:"parallel_tool_calls,omitempty"`
+	Provider            *ProviderPreferences       `json:"provider,omitempty"`
+	Models              []string                   `json:"models,omitempty"`
 	Extra               map[string]json.RawMessage `json:"-"`
 	// StopConditionsSet sends stop_server_tools_when even when empty, so
 	// that validation refuses it (an empty list is not "absent").
@@ -499,7 +511,7 @@ func (r *ResponseRequest) Validate() error {
 	if r.Truncation != "" && r.Truncation != "auto" && r.Truncation != "disabled" {
 		return &ValidationError{Field: "truncation", Rule: "must be auto or disabled"}
 	}
-	return nil
+	return r.validateDepth()
 }
 
 func (r *ResponseRequest) httpRequest(stream bool) (request, error) {

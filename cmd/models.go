@@ -55,6 +55,7 @@ those whose price is that of the model a router picks.`,
 	f.StringVar(&search, "search", "", "only models whose id or name contains every word")
 	f.BoolVar(&asJSON, "json", false, "one JSON object per model per line")
 	f.BoolVar(&refresh, "refresh", false, "read the catalogue from the server, not the cache")
+	c.AddCommand(a.modelsEndpointsCommand()) // models_endpoints.go
 	return c
 }
 

@@ -21,6 +21,7 @@ func (a *app) respondCommand() *cobra.Command {
 		maxOut, maxTools                          int
 		temperature, topP                         float64
 		metadata                                  []string
+		depth                                     depthFlags // respond_depth.go
 	)
 	c := &cobra.Command{
 		Use:   "respond [PROMPT|-]",
@@ -39,7 +40,14 @@ text, usage, cost, ttft_ms, tokens_per_second, generation_id, error).
 Until then each answer waits in a temporary file, removed on every exit,
 of at most answer_cap_mb (--answer-cap-mb, default 64): past it that
 model's stream stops, "truncated at" the cap, and what arrived is kept.
-One model's answer is written through and kept nowhere.`,
+One model's answer is written through and kept nowhere.
+
+--schema FILE asks for JSON that follows a JSON Schema and checks the
+answer (exit 1 naming each violation); --tools FILE offers function tools
+(each call is printed as a JSON line, or answered from --tool-results FILE
+and the conversation continues); the --provider-* flags, --no-fallbacks
+and --fallback-models choose who serves. A bad schema, tools file or
+routing flag exits 2 before any request.`,
 		Args: maxArgs(1, "one prompt (quote it) or -"),
 		RunE: func(c *cobra.Command, args []string) error {
 			prompt, err := a.prompt(args)
@@ -70,6 +78,9 @@ One model's answer is written through and kept nowhere.`,
 				}
 				req.Metadata = md
 			}
+			if err := depth.apply(a, &req); err != nil {
+				return err
+			}
 			switch {
 			case len(models) == 0:
 				return inputErrorf("--model is required (<provider>/<model>)")
@@ -85,6 +96,9 @@ One model's answer is written through and kept nowhere.`,
 			cfg, client, err := a.client(true)
 			if err != nil {
 				return err
+			}
+			if len(models) == 1 && depth.active() {
+				return a.respondDepth(c, client, req, &depth, asJSON, noStream)
 			}
 			if len(models) > 1 {
 				return a.compare(c, client, req, models, asJSON, noStream, cfg.AnswerCap)
@@ -110,6 +124,7 @@ One model's answer is written through and kept nowhere.`,
 	f.Float64Var(&temperature, "temperature", 0, "sampling temperature, 0 to 2")
 	f.Float64Var(&topP, "top-p", 0, "nucleus sampling, 0 to 1")
 	f.BoolVar(&routing, "routing-metadata", false, "ask for routing metadata (X-OpenRouter-Metadata: enabled)")
+	depth.register(f)
 	return c
 }
 

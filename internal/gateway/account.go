@@ -35,6 +35,8 @@ type generation struct {
 	// What the request said of itself: the caller's user id, service
 	// tier, User-Agent and HTTP-Referer ("" when not sent).
 	User, ServiceTier, UserAgent, Referer string
+	// Tried are the providers tried, when routing chose (routing.go).
+	Tried []any
 }
 
 // BYOK (bring your own key) spend of the demo key, in dollars: seeded, and
@@ -203,6 +205,9 @@ func (gen *generation) attempts(slug string) []any {
 	attempt := func(provider, permaslug string, status int, latency int64) map[string]any {
 		return map[string]any{"status": status, "provider_name": provider, "latency": latency, "is_byok": false,
 			"endpoint_id": endpointID(permaslug + "@" + provider), "model_permaslug": permaslug}
+	}
+	if len(gen.Tried) > 0 {
+		return gen.Tried
 	}
 	if gen.Model == "openrouter/auto" {
 		return []any{attempt("Azure", "openai/gpt-4o-mini", http.StatusTooManyRequests, 41),

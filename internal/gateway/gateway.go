@@ -166,6 +166,7 @@ func New(opts Options) *Gateway {
 	mux.HandleFunc("POST /api/v1/batches", g.auth(inference, g.submitBatch))
 	mux.HandleFunc("POST /api/v1/responses", g.auth(inference, g.createResponse))
 	mux.HandleFunc("GET /api/v1/models", g.open(g.listModels))
+	mux.HandleFunc("GET /api/v1/models/{author}/{slug}/endpoints", g.open(g.getEndpoints))
 	mux.HandleFunc("GET /api/v1/key", g.auth(anyKey, g.getKey))
 	mux.HandleFunc("GET /api/v1/credits", g.auth(management, g.getCredits))
 	mux.HandleFunc("GET /api/v1/generation", g.auth(inference, g.getGeneration))

@@ -71,6 +71,9 @@ type respRequest struct {
 	routing         bool
 	// userAgent and referer are the request's headers, for its record.
 	userAgent, referer string
+	// format is text.format; route where the request went (routing.go).
+	format *textFormat
+	route  *route
 }
 
 func badRequest(w http.ResponseWriter, msg string) { writeError(w, http.StatusBadRequest, msg) }
@@ -325,7 +328,7 @@ func (q *respRequest) echo(r map[string]any) {
 	if len(q.Reasoning) > 0 && string(q.Reasoning) != "null" {
 		r["reasoning"] = q.Reasoning
 	}
-	for _, k := range []string{"tools", "tool_choice", "text"} {
+	for _, k := range []string{"tools", "tool_choice", "text", "parallel_tool_calls"} {
 		if v, ok := q.raw[k]; ok && string(v) != "null" {
 			r[k] = v
 		}
@@ -333,6 +336,9 @@ func (q *respRequest) echo(r map[string]any) {
 }
 
 func (q *respRequest) routingMetadata(elapsed time.Duration) map[string]any {
+	if q.route != nil && q.route.served != nil && q.route.explicit {
+		return q.route.metadata(elapsed)
+	}
 	provider := strings.SplitN(q.Model, "/", 2)[0]
 	return map[string]any{"attempt": 1, "strategy": "direct", "requested": q.Model, "region": "us", "is_byok": false,
 		"generation_time": elapsed.Milliseconds(), "summary": "routed to " + provider + " (lowest latency)",
@@ -370,7 +376,7 @@ func reasoningItem(id, text string) map[string]any {
 
 func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 	q, ok := parseRespRequest(w, r)
-	if !ok {
+	if !ok || !g.prepareDepth(w, q) {
 		return
 	}
 	if g.account.exhausted() {
@@ -390,7 +396,11 @@ func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := g.planFor(q)
+	g.shapePlan(q, &p)
 	w.Header().Set("X-Generation-Id", p.id)
+	if g.answerToolCall(w, r, q, p) {
+		return
+	}
 	start := g.now()
 	if q.Stream {
 		g.stream(w, r, q, p)
@@ -425,7 +435,7 @@ func (g *Gateway) createResponse(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) charge(q *respRequest, p plan, start time.Time, out int, finish string, streamed, cancelled bool) {
 	now := g.now()
 	cost, _, _ := costOf(q.Model, p.inTokens, out)
-	gen := &generation{ID: p.id, Model: q.Model, Provider: providerOf(q.Model), FinishReason: finish, Created: start, Ended: now,
+	gen := &generation{ID: p.id, Model: q.Model, Provider: q.provider(), FinishReason: finish, Created: start, Ended: now,
 		Cost: cost, UpstreamCost: cost * 0.95, LatencyMS: max(1, g.opts.ThinkTime.Milliseconds()), GenerationMS: max(1, now.Sub(start).Milliseconds()),
 		Streamed: streamed, Cancelled: cancelled, TokensIn: p.inTokens, TokensOut: out, Reasoning: len(p.reasoning),
 		UserAgent: q.userAgent, Referer: q.referer}
@@ -434,6 +444,9 @@ func (g *Gateway) charge(q *respRequest, p plan, start time.Time, out int, finis
 	}
 	if q.ServiceTier != nil {
 		gen.ServiceTier = *q.ServiceTier
+	}
+	if q.route != nil && q.Model != "openrouter/auto" {
+		gen.Tried = q.route.tried(gen.LatencyMS)
 	}
 	g.account.charge(gen)
 }
