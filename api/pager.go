@@ -21,7 +21,7 @@ type ListBounds struct {
 	PageBytes int64
 }
 
-// The bounds every walk of a list uses (docs/security-lists.md).
+// The bounds every walk of a list uses (docs/security.md).
 const (
 	MaxListPages     = 200
 	MaxListRows      = 20_000
