@@ -25,7 +25,7 @@ type TruncatedError struct {
 }
 
 func (e *TruncatedError) Error() string {
-	return "truncated at " + SizeText(e.Cap) + ": the answer reached its cap and was stopped; what arrived is kept"
+	return "truncated at " + SizeText(e.Cap) + "; what arrived is kept"
 }
 
 // Truncated is the outcome of an answer whose text was cut at the cap (its

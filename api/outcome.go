@@ -164,7 +164,7 @@ func (o Outcome) Message() string {
 	case EndStopped:
 		return "stopped by you; what arrived is kept"
 	case EndTruncated:
-		return "truncated at " + humanBytes(o.TruncatedAt) + "; what arrived is kept"
+		return (&TruncatedError{Cap: o.TruncatedAt}).Error()
 	}
 	if o.Err != nil {
 		return o.Err.Error()

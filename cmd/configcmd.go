@@ -138,9 +138,9 @@ var settable = map[string]func(p *config.Profile, v string) error{
 		return nil
 	},
 	"log": func(p *config.Profile, v string) error {
-		b := v == "true"
-		if v != "true" && v != "false" {
-			return fmt.Errorf("log must be true or false")
+		b, err := api.ParseOnOff("log", v)
+		if err != nil {
+			return fmt.Errorf("log must be on or off")
 		}
 		p.Log = &b
 		return nil
