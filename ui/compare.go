@@ -8,6 +8,7 @@ package ui
 
 import (
 	"context"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"strings"
 	"time"
 
@@ -108,7 +109,8 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 	}
 	p.insist = false
 	p.gen++
-	ctx, cancel := context.WithCancel(p.c.ctx)
+	// One race: the request log files every pane in one compare group.
+	ctx, cancel := context.WithCancel(reqlog.WithRace(p.c.ctx))
 	p.cancel = cancel
 	now := p.c.now()
 	c.prompt = prompt

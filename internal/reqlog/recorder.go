@@ -241,13 +241,32 @@ func (r *Recorder) NewGroup() string {
 // group is the requests begun under one context: more than one is a
 // comparison.
 type group struct {
-	ctx   context.Context
+	key   any
 	id    string
 	calls []*Call
 }
 
 // maxGroups bounds the contexts remembered.
 const maxGroups = 32
+
+// raceKey marks a context as one comparison's (WithRace).
+type raceKey struct{}
+
+// WithRace marks ctx as one comparison's: every request begun under it,
+// or under a context derived from it (each pane may have its own cancel),
+// is in one compare group.
+func WithRace(ctx context.Context) context.Context {
+	return context.WithValue(ctx, raceKey{}, new(byte))
+}
+
+// groupKey is what a call's group is known by: the race its context was
+// marked with, else the context itself.
+func groupKey(ctx context.Context) any {
+	if v := ctx.Value(raceKey{}); v != nil {
+		return v
+	}
+	return ctx
+}
 
 // joinContext puts a call in the group of its context. When a second
 // call joins, the group gets its name; a first call already written gets
@@ -256,13 +275,14 @@ const maxGroups = 32
 func (r *Recorder) joinContext(ctx context.Context, c *Call) {
 	r.mu.Lock()
 	var g *group
+	key := groupKey(ctx)
 	for _, x := range r.groups {
-		if x.ctx == ctx {
+		if x.key == key {
 			g = x
 		}
 	}
 	if g == nil {
-		g = &group{ctx: ctx}
+		g = &group{key: key}
 		r.groups = append(r.groups, g)
 		if len(r.groups) > maxGroups {
 			r.groups = r.groups[1:]
