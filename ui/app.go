@@ -71,6 +71,7 @@ type Model struct {
 	notice    string
 	noticeSeq int
 	errText   string
+	errAbout  string // the state errText describes ("" for none named)
 	credit    *api.KeyInfo
 	balance   *api.Credits // the organisation's (management key)
 	ticking   bool
@@ -156,10 +157,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case noticeMsg:
+		if msg.ended != "" {
+			m.endError(msg.ended)
+			return m, nil
+		}
 		text := textsafe.Line(msg.text)
 		m.c.log().Info("notice", "text", text, "error", msg.err)
 		if msg.err {
-			m.errText, m.notice = text, ""
+			m.errText, m.notice, m.errAbout = text, "", msg.about
 			return m, nil
 		}
 		if msg.fixed {
@@ -195,8 +200,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.fetchCredit()
 	case ageTickMsg:
 		m.ticking = false
+		cmd := m.views[m.active].Update(msg) // it lays out again: its ages move too
 		tick := m.armTick()
-		return m, tick
+		return m, tea.Batch(cmd, tick)
 	case tea.KeyMsg:
 		next, cmd := m.handleKey(msg)
 		nm := next.(Model)
