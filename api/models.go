@@ -365,7 +365,13 @@ func EstimateTokens(text string) int { return max(1, (len(text)+3)/4) }
 // EstimateCost prices input text on a model, and the most its output can
 // cost at maxOutput tokens (0: the model's own cap).
 func EstimateCost(m *Model, input string, maxOutput int) Estimate {
-	e := Estimate{InputTokens: EstimateTokens(input)}
+	return EstimateCostChars(m, len(input), maxOutput)
+}
+
+// EstimateCostChars is EstimateCost for an input of n bytes (the whole
+// request: instructions and every message), counted without joining it.
+func EstimateCostChars(m *Model, n int, maxOutput int) Estimate {
+	e := Estimate{InputTokens: max(1, (n+3)/4)}
 	if m == nil {
 		return e
 	}

@@ -509,7 +509,7 @@ func printBatch(w io.Writer, b *api.Batch, counts map[string]int, prev *api.Requ
 	} else {
 		tw.row("finalized", "—")
 	}
-	requests := present.Counts(rc)
+	requests := present.Counts(rc, b.Status)
 	if p := rc.Problems(prev); p != "" {
 		requests += " (inconsistent counts from server: " + p + ")"
 	}
@@ -539,7 +539,11 @@ func printBatch(w io.Writer, b *api.Batch, counts map[string]int, prev *api.Requ
 			}
 			parts[i] = fmt.Sprintf("%s %s", oneLine(name), format.Int(counts[k]))
 		}
-		if len(parts) == 0 {
+		switch {
+		case len(parts) == 0 && b.Status == api.BatchFailed:
+			// The counts say failed, the results hold nothing: say why.
+			parts = []string{"no per-request results exist: the batch failed as a whole (see error)"}
+		case len(parts) == 0:
 			parts = []string{"none"}
 		}
 		tw.row("failures", strings.Join(parts, " · "))

@@ -191,7 +191,7 @@ func TestRespond(t *testing.T) {
 	// window is measured even when a loaded machine delays the reader.
 	h := newHarness(t, gateway.Options{TokensPerSecond: 200})
 	r := h.run("", "respond", "Explain routing", "--model", "openai/gpt-4o-mini", "--metadata", "team=infra", "--service-tier", "fast")
-	r.must(t, 0, []string{"##"}, []string{"completed", "in ", "out ", "cost $", "ttft", "tok/s"})
+	r.must(t, 0, []string{"##"}, []string{"completed", "in ", "out ", "charged $", "ttft", "tok/s"})
 	nonStream := h.run("", "respond", "Explain routing", "--model", "openai/gpt-4o-mini", "--no-stream")
 	nonStream.must(t, 0, nil, []string{"completed"})
 	if nonStream.out != r.out {

@@ -72,6 +72,7 @@ type Model struct {
 	notice    string
 	noticeSeq int
 	errText   string
+	errAbout  string // the state errText describes ("" for none named)
 	credit    *api.KeyInfo
 	balance   *api.Credits // the organisation's (management key)
 	ticking   bool
@@ -200,10 +201,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// width starts now, not at the next message.
 		return m, m.c.safeCmd(m.active, m.views[m.active].Update(msg))
 	case noticeMsg:
+		if msg.ended != "" {
+			m.endError(msg.ended)
+			return m, nil
+		}
 		text := textsafe.Line(msg.text)
 		m.c.log().Info("notice", "text", text, "error", msg.err)
 		if msg.err {
-			m.errText, m.notice = text, ""
+			m.errText, m.notice, m.errAbout = text, "", msg.about
 			return m, nil
 		}
 		if msg.fixed {
@@ -250,8 +255,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case ageTickMsg:
 		m.ticking = false
+		cmd := m.views[m.active].Update(msg) // it lays out again: its ages move too
 		tick := m.armTick()
-		return m, tick
+		return m, tea.Batch(cmd, tick)
 	case tea.KeyMsg:
 		next, cmd := m.handleKey(msg)
 		nm := next.(Model)

@@ -85,7 +85,9 @@ func (m Model) statusBar() string {
 		return s.Muted.Render(strings.Join(kept, " · "))
 	}
 	room := max(w/2, w-lipgloss.Width(right())-2) // what the left may use
-	for len(parts) > 0 && lipgloss.Width(line) > room {
+	// The right side goes, part by part, while the left needs its room or
+	// the two do not fit together: the mode, first on the left, stays.
+	for len(parts) > 0 && (lipgloss.Width(line) > room || min(lipgloss.Width(line), room)+2+lipgloss.Width(right()) > w) {
 		parts = parts[1:]
 		room = max(w/2, w-lipgloss.Width(right())-2)
 	}

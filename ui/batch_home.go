@@ -66,16 +66,6 @@ type openByIDMsg struct {
 
 // ---- MODEL ----
 
-// Status filters of the home.
-const (
-	homeAll = iota
-	homeInFlight
-	homeSettled
-	homeFailed
-)
-
-var homeFilterNames = []string{"all", "in flight", "settled", "failed"}
-
 // Orders of the home.
 const (
 	homeByCreated = iota
@@ -139,7 +129,7 @@ func newBatchesView(c *common) *batchesView {
 		listEvery: homeListEvery,
 		tbl: newTable(
 			column{title: "STATUS", keep: 9, max: 24},
-			column{title: "ID", keep: 1, min: 10},
+			column{title: "ID", keep: 1, min: 10, tail: true},
 			column{title: "MODEL", keep: 7, max: 36},
 			column{title: "PROGRESS", keep: 3, min: 10, max: 12, optional: true},
 			column{title: "OK/FAIL/ALL", keep: 6, max: 20, right: true},
@@ -262,13 +252,14 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 	if msg.err != nil {
 		if !msg.notOffered {
 			v.err = msg.err
-			return fail("batches: " + describeErr(msg.err))
+			return failAbout(aboutBatchList, "batches: "+describeErr(msg.err))
 		}
 		v.notOffered = true
 		v.mergeRecord(msg.recorded)
 		return v.pollVisible()
 	}
 	v.notOffered, v.err = false, nil
+	cleared := errorEnded(aboutBatchList)
 	now := v.c.now()
 	var seen []record.Batch
 	fresh := v.foldPage(msg.page)
@@ -288,7 +279,7 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 	}
 	v.apply()
 	saved := v.c.remember(func(st *record.Store, base string) { st.Remember(base, seen...) })
-	return tea.Batch(saved, v.maybeMore(), v.pollVisible())
+	return tea.Batch(cleared, saved, v.maybeMore(), v.pollVisible())
 }
 
 // mergeRecord adds the batches remembered here that the server did not

@@ -54,20 +54,8 @@ func (v *batchesView) apply() {
 	v.view = v.view[:0]
 	q := v.filter.query()
 	for i, r := range v.rows {
-		st := r.b.Status
-		switch v.status {
-		case homeInFlight:
-			if st.Terminal() {
-				continue
-			}
-		case homeSettled:
-			if !st.Terminal() {
-				continue
-			}
-		case homeFailed:
-			if st != api.BatchFailed && st != api.BatchExpired && r.b.RequestCounts.Failed == 0 {
-				continue
-			}
+		if !homeFilterKeeps(v.status, &r.b) {
+			continue
 		}
 		if q != "" && !containsFold(r.b.ID, q) && !containsFold(r.b.Model, q) && !containsFold(string(r.b.Status), q) {
 			continue

@@ -105,9 +105,7 @@ func (v *batchView) progress() string {
 	b := v.meta
 	rc := b.RequestCounts
 	width := max(10, min(50, v.w-50))
-	line := progressBar(s, rc, width) + " " + fmt.Sprintf("%s %s  %s %s  %s %s  of %s",
-		s.Success.Render("✓"), format.Int(rc.Completed), s.Error.Render("✗"), format.Int(rc.Failed),
-		s.Muted.Render("…"), format.Int(rc.Pending()), format.Int(rc.Total))
+	line := v.countsLine(width)
 	phase := ""
 	switch b.Status {
 	case api.BatchValidating:

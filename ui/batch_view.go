@@ -83,6 +83,7 @@ type batchView struct {
 	nextPoll time.Time
 	decision api.PollDecision
 	pollErr  error
+	retries  int // polls retried in a row (shown as "retrying (n)")
 	payment  *api.APIError
 	fatal    error
 
@@ -215,7 +216,7 @@ func (v *batchView) onFetched(msg batchFetchedMsg) tea.Cmd {
 		if !v.meta.Status.Terminal() {
 			v.sawRunning = true
 		}
-		v.pollErr, v.payment = nil, nil
+		v.pollErr, v.payment, v.retries = nil, nil, 0
 		rb := record.FromAPI(msg.data.Batch, msg.at)
 		cmds = append(cmds, v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) }))
 	case errors.As(msg.err, &ae) && ae.Status == http.StatusPaymentRequired:
@@ -227,6 +228,7 @@ func (v *batchView) onFetched(msg batchFetchedMsg) tea.Cmd {
 		cmds = append(cmds, msgCmd(creditsStaleMsg{}))
 	case d.Transient:
 		v.pollErr = msg.err
+		v.retries++
 	case errors.Is(msg.err, context.Canceled):
 		return nil
 	default:
@@ -266,7 +268,7 @@ func (v *batchView) pollNow() tea.Cmd {
 	}
 	v.stop()
 	v.ctx, v.cancel = context.WithCancel(v.c.ctx)
-	v.done, v.stopped, v.fatal, v.pollErr = false, false, nil, nil
+	v.done, v.stopped, v.fatal, v.pollErr, v.retries = false, false, nil, nil, 0
 	return v.start()
 }
 
@@ -364,6 +366,8 @@ func (v *batchView) noResultsWhy() string {
 		return "the batch is still loading"
 	case v.payment != nil:
 		return "the results are held until the final charge is settled (402)"
+	case v.pollErr != nil && v.data == nil:
+		return v.retryingWhy()
 	case v.meta.Status == api.BatchFailed:
 		return "the batch failed before its requests ran: there are no results"
 	case !v.meta.Status.Terminal():
@@ -416,6 +420,9 @@ func (v *batchView) View() string {
 		return v.viewFatal()
 	}
 	if v.meta == nil {
+		if v.pollErr != nil {
+			return s.Warning.Render(wrap(v.retryingWhy(), max(20, v.w)))
+		}
 		return s.Muted.Render("loading " + textsafe.Line(v.id) + "…")
 	}
 	var out []string

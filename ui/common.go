@@ -210,6 +210,9 @@ type noticeMsg struct {
 	err  bool
 	// fixed clears the error shown: what it was about is put right.
 	fixed bool
+	// about names the state an error describes (see failAbout); ended
+	// clears the error shown about that state, which has ended.
+	about, ended string
 }
 
 func notice(text string) noticeMsg     { return noticeMsg{text: text} }

@@ -1,8 +1,8 @@
 package ui
 
 // Compare mode: the same prompt and settings sent to 2 to 4 models at
-// once, streamed side by side (stacked when the terminal is narrow), each
-// pane with its own status, time to first token, rate sparkline, tokens
+// once, streamed side by side (one at a time, with a switcher, when the
+// terminal is too narrow), each pane with its own status, time to first token, rate sparkline, tokens
 // and cost, and its own scroll. One model failing does not disturb the
 // others; esc stops them all; a summary ranks them when all have ended.
 
@@ -47,15 +47,14 @@ func (p *playground) startCompare(models []string) {
 }
 
 // layout places the panes: side by side when each gets 36 columns, else
-// stacked.
+// one at a time (stacked: the focused one, under a switcher line).
 func (c *compareState) layout(p *playground) {
 	n := len(c.panes)
 	h := p.transcriptHeight() + 1 - summaryLines
 	c.stacked = p.w/n < 36
 	for i, pn := range c.panes {
-		if c.stacked {
-			ph := max(5, h/n)
-			pn.x, pn.y, pn.w, pn.h = 0, i*ph, p.w, ph
+		if c.stacked { // one pane at a time, under its switcher line
+			pn.x, pn.y, pn.w, pn.h = 0, 1, p.w, max(5, h-1)
 		} else {
 			pw := p.w / n
 			pn.x, pn.y, pn.w, pn.h = i*pw, 0, pw, h
@@ -73,6 +72,9 @@ func (pn *comparePane) innerWidth() int { return max(10, pn.w-2) }
 func (pn *comparePane) bodyHeight() int { return max(1, pn.h-4) }
 
 func (c *compareState) paneAt(x, y int) *comparePane {
+	if c.stacked {
+		return c.panes[c.focus] // the one shown
+	}
 	for _, pn := range c.panes {
 		if x >= pn.x && x < pn.x+pn.w && y >= pn.y && y < pn.y+pn.h {
 			return pn
@@ -118,7 +120,7 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 	for i, pn := range c.panes {
 		t := newTurn(prompt, pn.model, pn.innerWidth(), now)
 		t.limit = p.answerCap()
-		t.estimate = api.EstimateCost(p.cat.Find(pn.model), prompt, maxOut(reqs[i]))
+		t.estimate = api.EstimateCostChars(p.cat.Find(pn.model), len(reqs[i].Instructions)+len(prompt), maxOut(reqs[i]))
 		t.out.Streamed = stream
 		pn.turn, pn.scroll = t, 0
 		// Each pane's request has its own context under the shared one:
@@ -213,16 +215,13 @@ func (c *compareState) visit(p *playground, now time.Time, need func(*doc, int))
 func (c *compareState) view(p *playground, s Styles) string {
 	now := p.c.now()
 	var panes []string
+	if c.stacked { // too narrow side by side: the focused pane, and a switcher
+		return c.switcher(s, p.w) + "\n" + c.paneView(p, s, c.panes[c.focus], true, now) + "\n" + c.summary(s, p.w)
+	}
 	for i, pn := range c.panes {
 		panes = append(panes, c.paneView(p, s, pn, i == c.focus, now))
 	}
-	var body string
-	if c.stacked {
-		body = lipgloss.JoinVertical(lipgloss.Left, panes...)
-	} else {
-		body = lipgloss.JoinHorizontal(lipgloss.Top, panes...)
-	}
-	return body + "\n" + c.summary(s, p.w)
+	return lipgloss.JoinHorizontal(lipgloss.Top, panes...) + "\n" + c.summary(s, p.w)
 }
 
 func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focused bool, now time.Time) string {
@@ -245,7 +244,7 @@ func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focuse
 			parts = append(parts, format.Int(int(tps))+" tok/s")
 		}
 		if c := o.Cost(); c != nil {
-			parts = append(parts, format.Cost(*c))
+			parts = append(parts, "charged "+format.Cost(*c))
 		}
 		role := s.Busy
 		switch {

@@ -459,7 +459,7 @@ func (e *destEditor) view(s Styles, w, h int) string {
 	} else if e.form.readOnly {
 		lines = append(lines, s.Warning.Render("read-only: changes are disabled · esc closes"))
 	} else {
-		lines = append(lines, s.Muted.Render(e.form.changeLine()))
+		lines = append(lines, s.Muted.Render(e.changeLine()))
 	}
 	lines = append(lines, e.form.view(s, w, h-2))
 	return strings.Join(lines, "\n")

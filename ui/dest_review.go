@@ -25,12 +25,12 @@ func (e *destEditor) reviewLines(s Styles) []string {
 		if cfg, ok := m["config"].(map[string]any); ok {
 			for k, v := range cfg {
 				if str, ok := v.(string); ok && e.isSecret(k) {
-					cfg[k] = api.MaskSecret(str)
+					cfg[k] = secretHint(str)
 				}
 			}
 		}
 		shown, _ := json.MarshalIndent(m, "", "  ")
-		lines := []string{s.Subtle.Render("POST /observability/destinations sends exactly this (secrets masked here, sent in full):"), ""}
+		lines := []string{s.Subtle.Render("New destination: POST /observability/destinations sends exactly this (secrets hidden here, sent in full):"), ""}
 		for _, l := range strings.Split(string(shown), "\n") {
 			lines = append(lines, textsafe.Line(l))
 		}

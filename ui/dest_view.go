@@ -67,6 +67,7 @@ type destView struct {
 	work     string
 	ws       textinput.Model
 	editWS   bool
+	known    knownWorkspaces // offered by w: seen in lists, and the config's
 	confirm  *confirmPrompt
 	inflight map[string]bool
 
@@ -77,7 +78,7 @@ type destView struct {
 
 func newDestView(c *common) *destView {
 	v := &destView{c: c, keys: DefaultDestKeys(), work: c.opts.Workspace, inflight: map[string]bool{},
-		filter: newFilterLine("name or type contains…"),
+		filter: newFilterLine("name or type contains… (enter on one match opens it)"),
 		ws:     newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, ""),
 		tbl: newTable(
 			column{title: "NAME", keep: 2, min: 8},
@@ -89,6 +90,7 @@ func newDestView(c *common) *destView {
 			column{title: "KEYS", keep: 4, max: 9},
 			column{title: "UPDATED", keep: 1, max: 10, right: true},
 		)}
+	v.filter.keys.Keep = v.keys.FilterKeep
 	return v
 }
 
@@ -164,15 +166,17 @@ func (v *destView) onPage(msg destPageMsg) tea.Cmd {
 		if s := api.StatusOf(msg.err); s == 401 || s == 403 {
 			return nil
 		}
-		return fail("destinations: " + describeErr(msg.err))
+		return failAbout(aboutDestList, "destinations: "+describeErr(msg.err))
 	}
 	v.err = nil
+	cleared := errorEnded(aboutDestList)
 	v.updated = v.c.now()
 	fresh := v.pager.Destinations(msg.page)
 	v.rows = append(v.rows, fresh...)
+	v.known.add(v.work, fresh)
 	v.total = msg.page.TotalCount
 	v.apply()
-	cmds := []tea.Cmd{v.seen(fresh...)}
+	cmds := []tea.Cmd{cleared, v.seen(fresh...)}
 	if v.pager.Changed != nil && !v.pager.More() {
 		cmds = append(cmds, fail("the list changed while loading; press r to reload"))
 	}
@@ -235,7 +239,10 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 	case v.confirm != nil:
 		return v.confirmKey(msg)
 	case v.editWS:
-		switch ik := DefaultInputKeys("use workspace"); {
+		switch ik := DefaultWorkspaceKeys(); {
+		case key.Matches(msg, ik.Next, ik.Prev):
+			v.pickKnown(key.Matches(msg, ik.Next))
+			return nil
 		case key.Matches(msg, ik.Accept):
 			ws := strings.TrimSpace(v.ws.Value())
 			if ws != "" && !api.IsUUID(ws) {
@@ -253,6 +260,9 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		v.ws, cmd = v.ws.Update(msg)
 		return cmd
 	case v.filter.typing:
+		if key.Matches(msg, v.filter.keys.Keep) {
+			return v.filterEnter()
+		}
 		cmd, _, changed := v.filter.key(msg)
 		if changed {
 			v.apply()
@@ -271,6 +281,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Workspace):
 		v.editWS = true
 		v.ws.SetValue(v.work)
+		v.known.add(v.c.opts.Workspace, v.rows)
 		return v.ws.Focus()
 	case key.Matches(msg, k.Filter):
 		return v.filter.start()
@@ -444,7 +455,7 @@ func (v *destView) KeyMap() help.KeyMap {
 	case v.confirm != nil:
 		return v.confirm.KeyMap()
 	case v.editWS:
-		return DefaultInputKeys("use workspace")
+		return DefaultWorkspaceKeys()
 	case v.filter.typing:
 		return v.filter.keys
 	}

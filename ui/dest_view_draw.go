@@ -89,7 +89,7 @@ func (v *destView) View() string {
 	}
 	switch {
 	case v.editWS:
-		lines = append(lines, v.ws.View())
+		lines = append(lines, ansi.Truncate(v.ws.View()+"  "+v.knownLine(), max(1, v.w), "…"))
 	case v.confirm != nil:
 		lines = append(lines, v.confirm.view(s))
 	case v.filter.active():

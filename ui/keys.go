@@ -140,7 +140,7 @@ func DefaultHomeKeys() HomeKeys {
 	l := DefaultListKeys()
 	l.Filter = bind([]string{"/"}, "/", "filter, or type an id")
 	return HomeKeys{ListKeys: l,
-		Status:     bind([]string{"f"}, "f", "status: all/in flight/settled/failed"),
+		Status:     bind([]string{"f"}, "f", "status: all/in flight/settled/failed/with failed requests"),
 		Sort:       bind([]string{"o"}, "o", "order: created/status/cost"),
 		Delete:     bind([]string{"d"}, "d", "delete (settled)"),
 		Submit:     bind([]string{"s"}, "s", "submit a JSONL file"),
@@ -232,6 +232,28 @@ func (k InputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.
 
 // FullHelp implements help.KeyMap.
 func (k InputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// WorkspaceKeys choose the destinations' workspace: a known one by
+// tab/shift+tab, or a typed UUID.
+type WorkspaceKeys struct{ Next, Prev, Accept, Cancel key.Binding }
+
+// DefaultWorkspaceKeys returns the workspace chooser's keys.
+func DefaultWorkspaceKeys() WorkspaceKeys {
+	return WorkspaceKeys{
+		Next:   bind([]string{"tab", "down"}, "tab/↓", "next known workspace"),
+		Prev:   bind([]string{"shift+tab", "up"}, "shift+tab/↑", "previous known workspace"),
+		Accept: bind([]string{"enter"}, "enter", "use workspace"),
+		Cancel: bind([]string{"esc"}, "esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k WorkspaceKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Prev, k.Accept, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (k WorkspaceKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // PathKeys are the keys of a path input (export, save, submit).
 type PathKeys struct{ Accept, Complete, Cancel key.Binding }
@@ -381,6 +403,9 @@ func (k FormKeys) FullHelp() [][]key.Binding {
 type DestKeys struct {
 	ListKeys
 	Toggle, Edit, New, Delete, Workspace key.Binding
+	// FilterKeep is enter on the filter line: keep it, or open the one
+	// match (as in the batches home).
+	FilterKeep key.Binding
 }
 
 // DefaultDestKeys returns the destinations list's key map.
@@ -388,11 +413,12 @@ func DefaultDestKeys() DestKeys {
 	l := DefaultListKeys()
 	l.Open = bind([]string{"enter"}, "enter", "edit")
 	return DestKeys{ListKeys: l,
-		Toggle:    bind([]string{" "}, "space", "enable/disable"),
-		Edit:      l.Open,
-		New:       bind([]string{"n"}, "n", "new destination"),
-		Delete:    bind([]string{"D"}, "D", "delete (type its name)"),
-		Workspace: bind([]string{"w"}, "w", "workspace"),
+		Toggle:     bind([]string{" "}, "space", "enable/disable"),
+		Edit:       l.Open,
+		New:        bind([]string{"n"}, "n", "new destination"),
+		Delete:     bind([]string{"D"}, "D", "delete (type its name)"),
+		Workspace:  bind([]string{"w"}, "w", "workspace"),
+		FilterKeep: bind([]string{"enter"}, "enter", "keep (one match opens)"),
 	}
 }
 

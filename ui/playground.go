@@ -83,7 +83,7 @@ func newPlayground(c *common) *playground {
 	ta.Cursor.SetMode(cursor.CursorStatic) // no blink: an idle dashboard must not redraw
 	ta.Placeholder = "your prompt"
 	ta.ShowLineNumbers = false
-	ta.Prompt = "│ "
+	ta.Prompt = promptGlyph(false)
 	ta.CharLimit = 0
 	ta.SetHeight(3)
 	ta.KeyMap.InsertNewline = DefaultPlaygroundKeys().Newline
@@ -369,6 +369,7 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 func (p *playground) setMode(m playMode) {
 	p.mode = m
 	p.prompt.Blur()
+	p.prompt.Prompt = promptGlyph(m == playTyping)
 	p.settings.focus()
 	if m != playSettings {
 		for _, f := range p.settings.fields {
@@ -454,12 +455,7 @@ func (p *playground) KeyMap() help.KeyMap {
 	case p.cmp != nil:
 		short = []key.Binding{k.Edit, k.NextPane, k.ScrollUp, k.Save, k.EndEarly}
 	}
-	full := [][]key.Binding{{k.Edit, k.Model, k.Compare, k.Settings, k.NewChat}, {k.Copy, k.Save, k.Reasoning, k.Stop},
-		{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Top, k.Bottom}}
-	if p.cmp != nil {
-		full = append(full, []key.Binding{k.NextPane, k.PrevPane, k.EndEarly})
-	}
-	return keyMap{short: short, full: full}
+	return keyMap{short: short, full: p.fullHelp()}
 }
 
 func (p *playground) Help() string {

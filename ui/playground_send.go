@@ -74,7 +74,7 @@ func (p *playground) send() tea.Cmd {
 	now := p.c.now()
 	t := newTurn(prompt, p.model, p.contentWidth(), now)
 	t.limit = p.answerCap()
-	t.estimate = api.EstimateCost(p.selectedModel(), prompt, maxOut(req))
+	t.estimate = p.estimate(p.selectedModel(), prompt, req)
 	t.out.Streamed = stream
 	p.turns = append(p.turns, t)
 	p.live[0] = &liveStream{turn: t, cancel: cancel}

@@ -39,7 +39,7 @@ func TestPlaygroundStreamsToCompletion(t *testing.T) {
 		out = lastTurn(m).out
 		return true
 	})
-	for _, want := range []string{"✓ completed", "usage in", "cost $", "ttft"} {
+	for _, want := range []string{"✓ completed", "usage in", "charged $", "ttft"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("final screen lacks %q:\n%s", want, view)
 		}

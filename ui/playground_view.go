@@ -114,8 +114,9 @@ func (p *playground) promptHeight() int {
 }
 
 // transcriptHeight is the lines above the footer, the model line and the
-// prompt.
-func (p *playground) transcriptHeight() int { return max(1, p.h-p.promptHeight()-2) }
+// prompt, less the one View adds to it: the prompt's last line, the one
+// being typed, must fit.
+func (p *playground) transcriptHeight() int { return max(1, p.h-p.promptHeight()-3) }
 
 func (p *playground) clampScroll() {
 	total := columnHeight(p.turns, &p.c.styles, p.contentWidth(), p.c.now())
@@ -256,7 +257,7 @@ func (p *playground) modelLine() string {
 		if prompt := p.prompt.Value(); strings.TrimSpace(prompt) != "" {
 			var req api.ResponseRequest
 			applySettings(p.settings, &req, m)
-			line += "  " + s.Info.Render("estimate: "+present.Estimate(api.EstimateCost(m, prompt, maxOut(req))))
+			line += "  " + s.Info.Render("estimate: "+present.Estimate(p.estimate(m, prompt, req)))
 			if un := api.Unsupported(m, &req); len(un) > 0 {
 				line += "  " + s.Warning.Render("⚠ not listed by this model: "+strings.Join(un, ", "))
 			}

@@ -48,7 +48,7 @@ type results struct {
 func newResults(d *api.BatchData) *results {
 	r := &results{data: d, search: newFilterLine("custom_id contains…"),
 		tbl: newTable(
-			column{title: "CUSTOM_ID", keep: 1, min: 8},
+			column{title: "CUSTOM_ID", keep: 1, min: 8, tail: true},
 			column{title: "OUTCOME", keep: 5, max: 28},
 			column{title: "MODEL", keep: 4, max: 40},
 			column{title: "TOKENS", keep: 3, max: 12, right: true},

@@ -126,6 +126,7 @@ func TestHomeListFilterSortOpenAndBack(t *testing.T) {
 	m = drive(m, keyMsg("f"))
 	m = drive(m, keyMsg("f"))
 	m = drive(m, keyMsg("f"))
+	m = drive(m, keyMsg("f")) // settled, failed, with failed requests, all
 	m = drive(m, keyMsg("/"))
 	for _, r := range "done" {
 		m = drive(m, keyMsg(string(r)))
@@ -265,7 +266,7 @@ func TestPlaygroundOverAFakeStream(t *testing.T) {
 		t.Fatalf("turn %+v", tn)
 	}
 	v := viewOf(m)
-	for _, want := range []string{"✓ completed", "usage in 1", "cost $0.0012", "hello world"} {
+	for _, want := range []string{"✓ completed", "usage in 1", "charged $0.0012", "hello world"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("lacks %q:\n%s", want, v)
 		}
@@ -400,7 +401,7 @@ func TestDestCreateFlow(t *testing.T) {
 	e.form.field("config.secretKey").input.SetValue("sk-lf-secret-value-1234")
 	m = drive(m, keyMsg("ctrl+s"))
 	v := viewOf(m)
-	if !strings.Contains(v, `"type": "langfuse"`) || !strings.Contains(v, `"secretKey": "sk-l...1234"`) || strings.Contains(v, "secret-value") {
+	if !strings.Contains(v, `"type": "langfuse"`) || !strings.Contains(v, `"secretKey": "…1234"`) || strings.Contains(v, "secret-value") {
 		t.Fatalf("review must show the JSON with the secret masked:\n%s", v)
 	}
 	m = drive(m, keyMsg("y"))

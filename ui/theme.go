@@ -91,7 +91,8 @@ func NewStyles(t Theme, r *lipgloss.Renderer) Styles {
 	s.FieldErr = n().Foreground(t.Error)
 	s.Focused = n().Foreground(t.Primary).Bold(true)
 	s.Pane = n().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border)
-	s.PaneFocused = n().Border(lipgloss.RoundedBorder()).BorderForeground(t.Primary)
+	// The focused pane has a thick border: a glyph shows it without colour.
+	s.PaneFocused = n().Border(lipgloss.ThickBorder()).BorderForeground(t.Primary)
 	return s
 }
 

@@ -349,7 +349,7 @@ func (t *turn) card(s *Styles, width int, now time.Time) []string {
 		}
 	}
 	if t.estimate.InputKnown || t.estimate.MaxOutputKnown {
-		lines = append(lines, label("estimated before", present.Estimate(t.estimate)))
+		lines = append(lines, label("estimate before sending", present.Estimate(t.estimate)))
 	}
 	lines = append(lines, label("timing", present.Timing(o, now)))
 	if f := o.Final; f != nil {

@@ -18,6 +18,9 @@ type column struct {
 	// gives first. Ids give before status, model and error.
 	keep  int
 	right bool
+	// tail keeps a cut cell's end ("…9379-ratelimited"): ids share
+	// their prefix and differ at the end.
+	tail bool
 	// optional columns go whole, least kept first, before any other
 	// column is cut (a progress bar beside the counts it draws).
 	optional bool
@@ -202,6 +205,9 @@ func (t *table) line(marker string, cells []string) string {
 		cell := ""
 		if i < len(cells) {
 			cell = cells[i]
+		}
+		if t.cols[i].tail {
+			cell = keepTail(cell, w)
 		}
 		b.WriteString(fit(cell, w, t.cols[i].right))
 	}

@@ -17,12 +17,12 @@ import (
 )
 
 // UsageLine is "in 12 (cached 0) · out 340 (reasoning 0) · total 352 ·
-// cost $0.0012", or "" without usage.
+// charged $0.0012" (what the server says it charged), or "" without usage.
 func UsageLine(u *api.ResponseUsage) string {
 	if u == nil {
 		return ""
 	}
-	return fmt.Sprintf("in %s (cached %s) · out %s (reasoning %s) · total %s · cost %s",
+	return fmt.Sprintf("in %s (cached %s) · out %s (reasoning %s) · total %s · charged %s",
 		format.Int(u.InputTokens), format.Int(u.InputTokensDetails.CachedTokens),
 		format.Int(u.OutputTokens), format.Int(u.OutputTokensDetails.ReasoningTokens),
 		format.Int(u.TotalTokens), format.CostPtr(u.Cost))
@@ -71,10 +71,21 @@ func Summary(o api.Outcome, now time.Time) string {
 }
 
 // Counts is "184 completed · 16 failed · 0 pending · 200 total", with the
-// server's numbers as received.
-func Counts(rc api.RequestCounts) string {
-	return fmt.Sprintf("%s completed · %s failed · %s pending · %s total",
-		format.Int(rc.Completed), format.Int(rc.Failed), format.Int(rc.Pending()), format.Int(rc.Total))
+// server's numbers as received; the requests of a settled batch that never
+// ran are "not run", not pending (see NotDone).
+func Counts(rc api.RequestCounts, st api.BatchStatus) string {
+	return fmt.Sprintf("%s completed · %s failed · %s %s · %s total",
+		format.Int(rc.Completed), format.Int(rc.Failed), format.Int(rc.Pending()), NotDone(st, rc.Pending()), format.Int(rc.Total))
+}
+
+// NotDone names the n requests neither completed nor failed: "pending"
+// while the batch can still run them, "not run" once it is settled
+// (expired, cancelled, failed) with some left: they never will.
+func NotDone(st api.BatchStatus, n int) string {
+	if st.Terminal() && n > 0 {
+		return "not run"
+	}
+	return "pending"
 }
 
 // ShortCounts is a list row's "184/16/200" (completed/failed/total).
@@ -394,7 +405,7 @@ func Estimate(e api.Estimate) string {
 		parts = append(parts, "input "+about(e.Input)+" (~"+format.Plural(e.InputTokens, "token", "tokens")+")")
 	}
 	if e.MaxOutputKnown {
-		parts = append(parts, "output at most "+format.Cost(e.MaxOutput)+" ("+format.Int(int(e.MaxOutputTokens))+" tokens)")
+		parts = append(parts, "output at most "+format.Cost(e.MaxOutput)+" ("+format.Int(int(e.MaxOutputTokens))+" tokens, reasoning included)")
 	}
 	if len(parts) == 0 {
 		return "no price known for this model"
@@ -426,7 +437,7 @@ func GenerationLine(g *api.Generation) string {
 		parts = append(parts, "native tokens "+n(g.NativeTokensPrompt)+" in / "+n(g.NativeTokensCompletion)+" out / "+n(g.NativeTokensReasoning)+" reasoning")
 	}
 	if g.TotalCost != nil {
-		parts = append(parts, "total "+format.Cost(*g.TotalCost))
+		parts = append(parts, "charged "+format.Cost(*g.TotalCost))
 	}
 	if len(g.ProviderResponses) > 1 {
 		parts = append(parts, "tried "+Attempts(g.ProviderResponses))

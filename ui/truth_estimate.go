@@ -1,0 +1,21 @@
+package ui
+
+import "github.com/gwdash/gwdash/api"
+
+// estimate prices the whole request the next send makes, not only the
+// prompt: the instructions (system prompt), the conversation so far as
+// history() sends it, and the prompt. It counts lengths, joining nothing,
+// so that the model line can show it on every frame.
+func (p *playground) estimate(m *api.Model, prompt string, req api.ResponseRequest) api.Estimate {
+	n := len(req.Instructions) + len(prompt)
+	for _, t := range p.turns {
+		if t.out.State == api.EndNoAnswer {
+			continue
+		}
+		n += len(t.prompt)
+		if t.answer != nil {
+			n += int(t.answer.size)
+		}
+	}
+	return api.EstimateCostChars(m, n, maxOut(req))
+}
