@@ -16,6 +16,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/config"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/spf13/cobra"
 )
@@ -170,8 +171,8 @@ error, input: its first 400 characters).`,
 			t := newTable(a.out)
 			t.row("ID", "TIME", "MODEL", "PROVIDER", "TOKENS", "COST", "TTFT", "STATE", "INPUT")
 			for _, e := range rows {
-				t.row(strconv.FormatInt(e.ID, 10), format.LocalTime(e.Time)[:16], oneLine(e.Model), orDash(oneLine(e.Provider)), tokens(e),
-					costText(e.Cost), ttftText(e.TTFTMillis), oneLine(e.State), firstLine(e.Input, 60))
+				t.row(strconv.FormatInt(e.ID, 10), format.LocalTime(e.Time)[:16], oneLine(e.Model), orDash(oneLine(e.Provider)), present.LogTokens(&e),
+					format.CostPtr(e.Cost), present.LogTTFT(e.TTFTMillis), oneLine(e.State), firstLine(e.Input, 60))
 			}
 			t.flush()
 			return nil
@@ -190,28 +191,6 @@ func logError(err error) error {
 		return err
 	}
 	return fmt.Errorf("reading the request log: %v", err)
-}
-
-func tokens(e reqlog.Entry) string {
-	if e.InputTokens == nil && e.OutputTokens == nil {
-		return "—"
-	}
-	n := func(p *int64) string {
-		if p == nil {
-			return "?"
-		}
-		return format.Int(int(*p))
-	}
-	return n(e.InputTokens) + "→" + n(e.OutputTokens)
-}
-
-func costText(c *float64) string { return format.CostPtr(c) }
-
-func ttftText(ms *int64) string {
-	if ms == nil {
-		return "—"
-	}
-	return format.Seconds(time.Duration(*ms) * time.Millisecond)
 }
 
 // firstLine is the first line of s, cut to n characters.
@@ -294,37 +273,8 @@ func (a *app) logsShow() *cobra.Command {
 // printEntry prints a row for people.
 func (a *app) printEntry(e reqlog.Entry) {
 	t := newTable(a.out)
-	row := func(k, v string) {
-		if v != "" && v != "—" {
-			t.row(k, oneLine(v))
-		}
-	}
-	row("id", strconv.FormatInt(e.ID, 10))
-	row("time", format.LocalTime(e.Time))
-	row("kind", e.Kind)
-	row("profile", e.Profile)
-	row("host", e.Host)
-	row("model", e.Model)
-	if e.ModelServed != e.Model {
-		row("served by", e.ModelServed)
-	}
-	row("provider", e.Provider)
-	row("state", e.State)
-	row("error", e.Error)
-	row("tokens", tokens(e))
-	row("cost", costText(e.Cost))
-	row("ttft", ttftText(e.TTFTMillis))
-	if e.TokensPerSecond != nil {
-		row("tokens/s", fmt.Sprintf("%.1f", *e.TokensPerSecond))
-	}
-	row("generation", e.GenerationID)
-	row("batch", e.BatchID)
-	row("compare group", e.CompareGroup)
-	if e.ConversationID != nil && *e.ConversationID != e.ID {
-		row("conversation", "continues row "+strconv.FormatInt(*e.ConversationID, 10))
-	}
-	if e.ReplayOf != nil {
-		row("replays", "row "+strconv.FormatInt(*e.ReplayOf, 10))
+	for _, r := range present.LogEntryRows(&e) {
+		t.row(r[0], oneLine(r[1]))
 	}
 	t.flush()
 	section := func(title, body string) {

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,7 +36,7 @@ func (v *logsView) cells(e *reqlog.Entry) []string {
 	if e.TTFTMillis != nil {
 		ttft = format.Seconds(time.Duration(*e.TTFTMillis) * time.Millisecond)
 	}
-	return []string{e.Time.Local().Format("01-02 15:04"), textsafe.Line(model), orDashUI(textsafe.Line(e.Provider)), tokensText(e),
+	return []string{e.Time.Local().Format("01-02 15:04"), textsafe.Line(model), orDashUI(textsafe.Line(e.Provider)), present.LogTokens(e),
 		format.CostPtr(e.Cost), ttft, textsafe.Line(e.State), textsafe.Line(firstLineOf(e.Input))}
 }
 
@@ -46,19 +45,6 @@ func orDashUI(s string) string {
 		return "—"
 	}
 	return s
-}
-
-func tokensText(e *reqlog.Entry) string {
-	if e.InputTokens == nil && e.OutputTokens == nil {
-		return "—"
-	}
-	n := func(p *int64) string {
-		if p == nil {
-			return "?"
-		}
-		return format.Int(int(*p))
-	}
-	return n(e.InputTokens) + "→" + n(e.OutputTokens)
 }
 
 func firstLineOf(s string) string {
@@ -145,38 +131,11 @@ func (v *logsView) detailView() string {
 // generation record and the request as JSON.
 func detailLines(e reqlog.Entry, s Styles, w int) []string {
 	var out []string
-	kv := func(k, val string) {
-		if val != "" && val != "—" {
-			out = append(out, s.Label.Render(fmt.Sprintf("%-14s", k))+s.Value.Render(textsafe.Line(val)))
+	for _, r := range present.LogEntryRows(&e) {
+		if r[0] == "id" || r[0] == "kind" || r[0] == "profile" || r[0] == "host" {
+			continue // the title and the view say these
 		}
-	}
-	kv("time", format.LocalTime(e.Time))
-	kv("model", e.Model)
-	if e.ModelServed != e.Model {
-		kv("served by", e.ModelServed)
-	}
-	kv("provider", e.Provider)
-	kv("state", e.State)
-	kv("error", e.Error)
-	kv("tokens", tokensText(&e))
-	if e.ReasoningTokens != nil && *e.ReasoningTokens > 0 {
-		kv("reasoning", format.Int(int(*e.ReasoningTokens)))
-	}
-	kv("cost", format.CostPtr(e.Cost))
-	if e.TTFTMillis != nil {
-		kv("ttft", format.Seconds(time.Duration(*e.TTFTMillis)*time.Millisecond))
-	}
-	if e.TokensPerSecond != nil {
-		kv("tokens/s", fmt.Sprintf("%.1f", *e.TokensPerSecond))
-	}
-	kv("generation", e.GenerationID)
-	kv("batch", e.BatchID)
-	kv("compare group", e.CompareGroup)
-	if e.ConversationID != nil && *e.ConversationID != e.ID {
-		kv("conversation", "continues request "+strconv.FormatInt(*e.ConversationID, 10))
-	}
-	if e.ReplayOf != nil {
-		kv("replays", "request "+strconv.FormatInt(*e.ReplayOf, 10))
+		out = append(out, s.Label.Render(fmt.Sprintf("%-14s", r[0]))+s.Value.Render(textsafe.Line(r[1])))
 	}
 	section := func(title, body string) {
 		if strings.TrimSpace(body) == "" {
