@@ -115,7 +115,11 @@ func (v *logsView) chart() string {
 // detailView draws the open row, laid out once per width.
 func (v *logsView) detailView() string {
 	if v.detailWidth != v.w || v.detailLines == nil {
-		v.detailLines = detailLines(*v.detail, v.c.styles, max(20, v.w))
+		var answer []string
+		if v.answerWidth == v.detailTextWidth() {
+			answer = v.answer
+		}
+		v.detailLines = detailLines(*v.detail, v.c.styles, v.detailTextWidth(), answer)
 		v.detailWidth = v.w
 		v.detailNav.setCount(len(v.detailLines))
 	}
@@ -129,7 +133,8 @@ func (v *logsView) detailView() string {
 
 // detailLines lays a row out: what it was, its input, answer, usage,
 // generation record and the request as JSON.
-func detailLines(e reqlog.Entry, s Styles, w int) []string {
+// answer is the answer rendered as markdown (nil: shown plain until it is).
+func detailLines(e reqlog.Entry, s Styles, w int, answer []string) []string {
 	var out []string
 	for _, r := range present.LogEntryRows(&e) {
 		if r[0] == "id" || r[0] == "kind" || r[0] == "profile" || r[0] == "host" {
@@ -146,11 +151,20 @@ func detailLines(e reqlog.Entry, s Styles, w int) []string {
 	}
 	section("instructions", e.Instructions)
 	section("input", e.Input)
-	answer := e.Answer
-	if e.AnswerTruncated {
-		answer += "\n(the answer was longer: the log keeps its first 2 MiB)"
+	const longer = "(the answer was longer: the log keeps its first 2 MiB)"
+	if answer != nil {
+		out = append(out, "", s.Title.Render("── answer ──"))
+		out = append(out, answer...)
+		if e.AnswerTruncated {
+			out = append(out, s.Muted.Render(longer))
+		}
+	} else {
+		text := e.Answer
+		if e.AnswerTruncated {
+			text += "\n" + longer
+		}
+		section("answer", text)
 	}
-	section("answer", answer)
 	if e.Generation != "" {
 		var g api.Generation
 		if json.Unmarshal([]byte(e.Generation), &g) == nil {

@@ -79,6 +79,12 @@ func TestPlaygroundTurnsAreLoggedAndTheLogsViewReopensThem(t *testing.T) {
 	u.until("one row", func(m Model) bool { return len(logsOf(m).rows) == 1 && !logsOf(m).search.typing })
 	u.key(tea.KeyEnter)
 	u.screen("Request ", "── input ──", "first question", "── answer ──", "provider      OpenAI")
+	// The answer is rendered as markdown, as in the playground: its code
+	// fence is drawn as a block, not as backticks.
+	u.until("the answer rendered", func(m Model) bool {
+		a := strings.Join(logsOf(m).answer, "\n")
+		return strings.Contains(a, "client.Stream(ctx, req)") && !strings.Contains(a, "```")
+	})
 	u.until("the request below", func(m Model) bool {
 		all := strings.Join(logsOf(m).detailLines, "\n")
 		return strings.Contains(all, "── request (JSON) ──") && strings.Contains(all, `"temperature": 0.4`) && strings.Contains(all, "── generation record ──")

@@ -48,6 +48,11 @@ type logsView struct {
 	detailLines []string
 	detailWidth int
 	detailNav   listNav
+	// answer is the open row's answer rendered as markdown for
+	// answerWidth (nil until its command has answered: shown plain).
+	answer      []string
+	answerWidth int
+	md          *markdown
 
 	// spendOpen shows the spend panel ($) in place of the rows.
 	spendOpen bool
@@ -195,6 +200,26 @@ func (v *logsView) SetSize(w, h int) {
 
 func (v *logsView) KeyMap() help.KeyMap { return v.keys }
 
+// detailTextWidth is the width the open row is laid out for.
+func (v *logsView) detailTextWidth() int { return max(20, v.w) }
+
+// renderAnswer asks for the open row's answer as markdown at the current
+// width (nil when there is nothing to render or it is already).
+func (v *logsView) renderAnswer() tea.Cmd {
+	w := v.detailTextWidth()
+	if v.detail == nil || v.detail.Answer == "" || v.answerWidth == w {
+		return nil
+	}
+	if v.md == nil {
+		style := "light"
+		if v.c.styles.Dark {
+			style = "dark"
+		}
+		v.md = &markdown{style: style, profile: v.c.styles.Renderer.ColorProfile(), note: v.c.styles.Muted}
+	}
+	return renderAnswerCmd(v.md, v.detail.ID, v.detail.Answer, w)
+}
+
 func (v *logsView) Help() string {
 	switch {
 	case v.search.typing:
@@ -243,7 +268,7 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case focusMsg:
 		if msg.view == viewLogs {
-			return v.loadCmd()
+			return tea.Batch(v.loadCmd(), v.renderAnswer())
 		}
 	case logProblemMsg:
 		return tea.Batch(fail(msg.text), watchLogProblems(v.c))
@@ -282,7 +307,15 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 		}
 		e := msg.entry
 		v.detail, v.detailLines, v.detailWidth, v.detailNav = &e, nil, 0, listNav{}
+		v.answer, v.answerWidth = nil, 0
 		v.detailNav.setHeight(max(1, v.h-1))
+		return v.renderAnswer()
+	case logsAnswerMsg:
+		if v.detail != nil && msg.id == v.detail.ID && msg.width == v.detailTextWidth() {
+			v.answer, v.answerWidth, v.detailLines = msg.lines, msg.width, nil
+		}
+	case tea.WindowSizeMsg:
+		return v.renderAnswer()
 	case tea.MouseMsg:
 		if v.detail != nil {
 			v.detailNav.wheel(msg)
