@@ -68,6 +68,9 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("notify", string(cfg.Notify), src("notify"))
 			t.row("answer_cap_mb", fmt.Sprint(cfg.AnswerCap>>20), src("answer_cap_mb"))
 			t.row("log", format.OnOff(cfg.Log), src("log"))
+			age, size := logRetention(cfg)
+			t.row("log_keep_days", strconv.Itoa(int(age/(24*time.Hour))), src("log_keep_days"))
+			t.row("log_max_mb", strconv.FormatInt(size>>20, 10), src("log_max_mb"))
 			t.flush()
 			return nil
 		},
@@ -127,6 +130,22 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return fmt.Errorf("answer_cap_mb must be a whole number of MiB, 1 to %d", config.AnswerCapMBLimit)
 		}
 		p.AnswerCapMB = n
+		return nil
+	},
+	"log_keep_days": func(p *config.Profile, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > config.LogRetentionLimit {
+			return fmt.Errorf("log_keep_days must be a whole number of days, 1 to %d", config.LogRetentionLimit)
+		}
+		p.LogKeepDays = n
+		return nil
+	},
+	"log_max_mb": func(p *config.Profile, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > config.LogMaxMBLimit {
+			return fmt.Errorf("log_max_mb must be a whole number of MiB, 1 to %d", config.LogMaxMBLimit)
+		}
+		p.LogMaxMB = n
 		return nil
 	},
 	"read_only": func(p *config.Profile, v string) error {

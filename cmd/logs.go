@@ -388,10 +388,20 @@ func (a *app) logsPrune() *cobra.Command {
 	var maxMB int64
 	c := &cobra.Command{
 		Use:   "prune",
-		Short: "Remove rows older than --older-than (90d) and the oldest past --max-mb (512)",
+		Short: "Remove rows older than --older-than and the oldest past --max-mb (the profile's log_keep_days and log_max_mb: 90d and 512 unless set)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			now := time.Now()
+			// Unless a flag says otherwise, the profile's retention.
+			if cfg, err := config.Load(config.Inputs{Flags: a.flags, Env: a.env}); err == nil {
+				age, size := logRetention(cfg)
+				if !c.Flags().Changed("older-than") {
+					olderThan = fmt.Sprintf("%dd", int64(age/(24*time.Hour)))
+				}
+				if !c.Flags().Changed("max-mb") {
+					maxMB = size >> 20
+				}
+			}
 			cut, err := parseWhen(olderThan, now)
 			if err != nil || olderThan == "" {
 				return inputErrorf("--older-than %q: a time like 90d, 720h or 2026-11-01", olderThan)

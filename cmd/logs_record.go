@@ -28,7 +28,8 @@ func (a *app) startRequestLog(cfg *config.Resolved) {
 		fmt.Fprintln(a.errw, "gwdash: warning: no state directory for the request log: requests are not being logged")
 		return
 	}
-	a.reqlog = reqlog.Start(reqlog.Options{Path: path, Profile: cfg.Profile, Host: hostOf(cfg.BaseURL)})
+	age, size := logRetention(cfg)
+	a.reqlog = reqlog.Start(reqlog.Options{Path: path, Profile: cfg.Profile, Host: hostOf(cfg.BaseURL), MaxAge: age, MaxBytes: size})
 }
 
 // requestLogPath is the log in the state directory.
@@ -59,4 +60,17 @@ func (a *app) closeRequestLog() {
 		fmt.Fprintln(a.errw, "gwdash: warning: "+p)
 	}
 	a.reqlog = nil
+}
+
+// logRetention is the request log's retention for a profile: its
+// log_keep_days and log_max_mb, else the log's defaults.
+func logRetention(cfg *config.Resolved) (age time.Duration, size int64) {
+	age, size = reqlog.DefaultMaxAge, reqlog.DefaultMaxBytes
+	if cfg != nil && cfg.LogKeepDays > 0 {
+		age = time.Duration(cfg.LogKeepDays) * 24 * time.Hour
+	}
+	if cfg != nil && cfg.LogMaxMB > 0 {
+		size = cfg.LogMaxMB << 20
+	}
+	return age, size
 }

@@ -313,3 +313,27 @@ func TestADamagedOrLockedLogNeverStopsARequest(t *testing.T) {
 		}
 	}
 }
+
+// The log's retention is a profile setting: config set writes it, config
+// show says it, and prune (and the recorder) keep to it.
+func TestLogRetentionIsAProfileSetting(t *testing.T) {
+	h := newHarness(t, gateway.Options{})
+	h.run("", "respond", "today", "--model", "openai/gpt-4o-mini").must(t, 0, nil, nil)
+	db, _, err := reqlog.Open(h.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, days := range []int{10, 40} {
+		db.Insert(context.Background(), &reqlog.Entry{Time: time.Now().Add(-time.Duration(days) * 24 * time.Hour), Kind: reqlog.KindResponse, Model: "old/model", State: "completed"})
+	}
+	db.Close()
+	h.run("", "config", "show").must(t, 0, []string{"log_keep_days", "90", "log_max_mb", "512"}, nil)
+	h.run("", "config", "set", "log_keep_days", "0").must(t, 2, nil, []string{"log_keep_days must be a whole number of days"})
+	h.run("", "config", "set", "log_max_mb", "lots").must(t, 2, nil, []string{"log_max_mb must be a whole number of MiB"})
+	h.run("", "config", "set", "log_keep_days", "30").must(t, 0, nil, nil)
+	h.run("", "config", "show").must(t, 0, []string{"log_keep_days   30"}, nil)
+	// The default prune now keeps 30 days: the 40-day row goes, the
+	// 10-day one stays; a flag still wins.
+	h.run("", "logs", "prune").must(t, 0, []string{"removed 1 row (1 by age, 0 by size)", "2 rows left"}, nil)
+	h.run("", "logs", "prune", "--older-than", "5d").must(t, 0, []string{"removed 1 row (1 by age"}, nil)
+}

@@ -43,6 +43,10 @@ type Profile struct {
 	AnswerCapMB      int64  `toml:"answer_cap_mb,omitempty"`
 	// Log = false keeps this profile's requests out of the request log.
 	Log *bool `toml:"log,omitempty"`
+	// LogKeepDays and LogMaxMB are the request log's retention (0: the
+	// log's defaults, 90 days and 512 MiB).
+	LogKeepDays int64 `toml:"log_keep_days,omitempty"`
+	LogMaxMB    int64 `toml:"log_max_mb,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -96,7 +100,17 @@ type Settings struct {
 	AnswerCap int64
 	// Log: requests are kept in the local request log (on by default).
 	Log bool
+	// LogKeepDays and LogMaxMB: the request log's retention (0: its
+	// defaults, reqlog.DefaultMaxAge and DefaultMaxBytes).
+	LogKeepDays, LogMaxMB int64
 }
+
+// LogRetentionLimit is the largest log_keep_days a user
+// may set, in days (about 27 years).
+const LogRetentionLimit = 10000
+
+// LogMaxMBLimit is the largest log_max_mb (1 TiB).
+const LogMaxMBLimit = 1 << 20
 
 // DefaultMaxBodyMB is the answer cap when none is set.
 const DefaultMaxBodyMB = 512
@@ -345,6 +359,20 @@ func Load(in Inputs) (*Resolved, error) {
 		r.Log, r.Sources["log"] = false, "flag --no-log"
 	case prof.Log != nil:
 		r.Sources["log"] = fileSrc
+	}
+	r.LogKeepDays, r.LogMaxMB = prof.LogKeepDays, prof.LogMaxMB
+	r.Sources["log_keep_days"], r.Sources["log_max_mb"] = "default", "default"
+	if prof.LogKeepDays != 0 {
+		r.Sources["log_keep_days"] = fileSrc
+	}
+	if prof.LogMaxMB != 0 {
+		r.Sources["log_max_mb"] = fileSrc
+	}
+	if r.LogKeepDays < 0 || r.LogKeepDays > LogRetentionLimit {
+		return nil, &ConfigError{Msg: fmt.Sprintf("log_keep_days %d (%s): must be 1 to %d", r.LogKeepDays, fileSrc, LogRetentionLimit)}
+	}
+	if r.LogMaxMB < 0 || r.LogMaxMB > LogMaxMBLimit {
+		return nil, &ConfigError{Msg: fmt.Sprintf("log_max_mb %d (%s): must be 1 to %d", r.LogMaxMB, fileSrc, LogMaxMBLimit)}
 	}
 	r.MaxBodyMB, r.Sources["max_body_mb"] = DefaultMaxBodyMB, "default"
 	switch {
