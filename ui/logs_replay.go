@@ -32,6 +32,7 @@ func (p *playground) loadReplay(msg replayMsg) tea.Cmd {
 	}
 	req := msg.req
 	p.newChat()
+	p.replayOf = msg.entry.ID // the next send replays it (the log links the two)
 	p.model = req.Model
 	p.loadSettings(req)
 	now := p.c.now()

@@ -102,6 +102,18 @@ func TestPlaygroundTurnsAreLoggedAndTheLogsViewReopensThem(t *testing.T) {
 		return m.active == viewPlayground && p.prompt.Value() == "first question" && p.model == "openai/gpt-4o-mini" &&
 			p.settings.field(setTemperature).value() == "0.4" && len(p.turns) == 0 && p.mode == playTyping
 	})
+	// Sent as it is, the new row says which row it replays.
+	first := rows[1].ID
+	u.key(tea.KeyEnter)
+	u.until("the replay answered", func(m Model) bool { return len(playOf(m).turns) == 1 && !playOf(m).running() })
+	u.until("the replay logged", func(Model) bool {
+		for _, e := range loggedRows(t, rec) {
+			if e.Input == "first question" && e.ReplayOf != nil && *e.ReplayOf == first {
+				return true
+			}
+		}
+		return false
+	})
 	u.quit()
 }
 

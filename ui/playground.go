@@ -66,7 +66,9 @@ type playground struct {
 
 	cmp *compareState
 
-	md        *markdown
+	md *markdown
+	// replayOf is the logged row the next prompt sends again (0: none).
+	replayOf  int64
 	rendering bool
 	resized   bool // SetSize changed the layout: renders are due
 	insist    bool // enter again sends despite unsupported settings

@@ -6,6 +6,7 @@ package ui
 
 import (
 	"context"
+	"github.com/gwdash/gwdash/internal/reqlog"
 	"slices"
 	"strings"
 
@@ -68,7 +69,9 @@ func (p *playground) send() tea.Cmd {
 	}
 	p.insist = false
 	p.gen++
-	ctx, cancel := context.WithCancel(p.c.ctx)
+	// A replay reopened from the Logs view is linked to its row once.
+	ctx, cancel := context.WithCancel(reqlog.WithReplay(p.c.ctx, p.replayOf))
+	p.replayOf = 0
 	p.cancel = cancel
 	p.scroll = 0
 	now := p.c.now()
@@ -115,7 +118,7 @@ func (p *playground) remember(model string) tea.Cmd {
 // newChat drops the conversation: nothing keeps its turns after this
 // (the compare panes go too).
 func (p *playground) newChat() {
-	p.turns, p.scroll, p.cmp, p.savedTurns = nil, 0, nil, 0
+	p.turns, p.scroll, p.cmp, p.savedTurns, p.replayOf = nil, 0, nil, 0, 0
 }
 
 // refuse says why nothing was sent: a bad model by name, bad settings by

@@ -74,10 +74,26 @@ func (r *Recorder) Begin(req api.ResponseRequest, m Meta) *Call {
 	return c
 }
 
+// replayKey marks a context as sending a replay of a logged row.
+type replayKey struct{}
+
+// WithReplay marks ctx as sending again the logged row id (the playground
+// after r in the Logs view): the row written for it says what it replays.
+func WithReplay(ctx context.Context, id int64) context.Context {
+	if id <= 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, replayKey{}, id)
+}
+
 // BeginIn is Begin for a request sent under ctx: requests begun under
 // one context at once (a comparison's panes) share a compare group.
 func (r *Recorder) BeginIn(ctx context.Context, req api.ResponseRequest) *Call {
-	c := r.Begin(req, Meta{})
+	var m Meta
+	if id, ok := ctx.Value(replayKey{}).(int64); ok {
+		m.ReplayOf = id
+	}
+	c := r.Begin(req, m)
 	if c != nil {
 		r.joinContext(ctx, c)
 	}
