@@ -301,7 +301,10 @@ func (v *batchesView) maybeMore() tea.Cmd {
 	if v.loading || v.pager == nil || !v.pager.More() {
 		return nil
 	}
-	if v.nav.cursor >= len(v.view)-10 || len(v.view) < v.nav.height {
+	// A filter searches every batch the server has: the rest is read
+	// (within the pager's bounds) while one is set.
+	filtering := v.filter.query() != "" || v.status != homeAll
+	if filtering || v.nav.cursor >= len(v.view)-10 || len(v.view) < v.nav.height {
 		return v.loadPage()
 	}
 	return nil

@@ -85,7 +85,7 @@ func (v *batchesView) View() string {
 	top, rows := listState{err: v.err, loaded: v.loaded, total: len(v.rows), shown: len(v.view), width: v.w,
 		loading: "loading your batches…",
 		empty:   "no batches yet: s submits a JSON Lines file, / and an id opens one",
-		noMatch: "no batch matches: esc clears the filters",
+		noMatch: noMatchYet("no batch matches", v.pager, len(v.rows), "esc clears the filters"),
 		header:  v.tbl.header(s)}.top(s)
 	lines = append(lines, top...)
 	if !rows {

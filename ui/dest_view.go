@@ -185,10 +185,12 @@ func (v *destView) onPage(msg destPageMsg) tea.Cmd {
 
 // maybeMore loads the next page when the cursor nears the end.
 func (v *destView) maybeMore() tea.Cmd {
-	if v.loading || v.pager == nil || !v.pager.More() || v.filter.query() != "" {
+	if v.loading || v.pager == nil || !v.pager.More() {
 		return nil
 	}
-	if v.nav.cursor >= len(v.view)-5 || len(v.view) < v.nav.height {
+	// A filter searches every destination the server has: the rest is
+	// read (within the pager's bounds) while one is set.
+	if v.filter.query() != "" || v.nav.cursor >= len(v.view)-5 || len(v.view) < v.nav.height {
 		return v.loadPage()
 	}
 	return nil

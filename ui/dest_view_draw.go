@@ -100,7 +100,7 @@ func (v *destView) View() string {
 	top, rows := listState{err: v.err, loaded: v.loaded, total: len(v.rows), shown: len(v.view), width: v.w,
 		loading: "loading…",
 		empty:   "no destinations: n creates one",
-		noMatch: "no destination matches: esc clears the filter",
+		noMatch: noMatchYet("no destination matches", v.pager, len(v.rows), "esc clears the filter"),
 		header:  v.tbl.header(s)}.top(s)
 	lines = append(lines, top...)
 	if !rows {

@@ -539,3 +539,48 @@ func TestActivePromptShowsWithoutColour(t *testing.T) {
 		t.Fatalf("after esc:\n%s", v)
 	}
 }
+
+// A filter searches every destination the server has, not only the
+// first page: a name on a later page is found (issue 23, item 6).
+func TestDestinationFilterSearchesEveryPage(t *testing.T) {
+	_, c := startGW(t, gateway.Options{})
+	m := httpModel(t, c, Options{View: "destinations"}, 140, 24)
+	d := destOf(m)
+	if !d.pager.More() {
+		t.Fatalf("the test needs a second page: %d rows, all read", len(d.rows))
+	}
+	first := map[string]bool{}
+	for _, r := range d.rows {
+		first[r.DisplayName()] = true
+	}
+	// A name the first page does not hold.
+	var all []string
+	for x, err := range c.(apiClient).Client.AllDestinations(context.Background(), "", 100) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, x.DisplayName())
+	}
+	want := ""
+	for _, n := range all {
+		if !first[n] {
+			want = n
+			break
+		}
+	}
+	if want == "" {
+		t.Fatal("every destination is on the first page")
+	}
+	m = drive(m, keyMsg("/"))
+	for _, r := range want {
+		m = drive(m, keyMsg(string(r)))
+	}
+	d = destOf(m)
+	found := false
+	for _, i := range d.view {
+		found = found || d.rows[i].DisplayName() == want
+	}
+	if !found {
+		t.Fatalf("%q (not on the first page) is not found by the filter:\n%s", want, viewOf(m))
+	}
+}

@@ -270,3 +270,13 @@ func pagingNote(p *api.Pager) string {
 	}
 	return ""
 }
+
+// noMatchYet words a filter that matches nothing: while the server has
+// rows not read yet, it says they are being read (a filter searches
+// every row, not only the loaded ones).
+func noMatchYet(none string, p *api.Pager, loaded int, hint string) string {
+	if p != nil && p.More() {
+		return none + " in the " + format.Int(loaded) + " read so far: reading the rest…"
+	}
+	return none + ": " + hint
+}
