@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/gateway"
@@ -188,5 +190,31 @@ func TestTheSpendPanelJoinsActivityAndTheLocalLog(t *testing.T) {
 		"MODEL", "local/only-model", "anthropic/claude-sonnet-4", "PROVIDER", "LocalProv")
 	u.key(tea.KeyEsc)
 	u.screen("local/only-model", "completed", "today")
+	u.quit()
+}
+
+// At 80 columns a long input gives way: the time, the cost and the end
+// state of each row stay whole.
+func TestNarrowLogsKeepTimeCostAndState(t *testing.T) {
+	rec := requestLog(t)
+	db, _, err := reqlog.Open(rec.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := 0.0123
+	for _, in := range []string{"Explain routing in one paragraph, with the fallbacks and the provider order", "short"} {
+		if _, err := db.Insert(context.Background(), &reqlog.Entry{Time: time.Date(2026, 11, 26, 1, 2, 3, 0, time.Local), Kind: reqlog.KindResponse,
+			Model: "anthropic/claude-sonnet-4", Provider: "Anthropic", State: "completed", Cost: &cost, Input: in}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	u := start(t, Options{View: "logs", Requests: rec}, 80, 24)
+	v := u.screen("11-26 01:02", "$0.0123", "completed", "Explain")
+	for _, l := range strings.Split(v, "\n") {
+		if lipgloss.Width(l) > 80 {
+			t.Fatalf("a line of %d cells:\n%s", lipgloss.Width(l), v)
+		}
+	}
 	u.quit()
 }

@@ -62,14 +62,16 @@ type logsView struct {
 func newLogsView(c *common) *logsView {
 	v := &logsView{c: c, keys: DefaultLogsKeys(), search: newFilterLine("words · model: provider: state: since:7d")}
 	v.table = newTable(
-		column{title: "TIME", keep: 5},
-		column{title: "MODEL", max: 32, keep: 8},
+		// The input's first line gives way first: time, cost and end state
+		// are what a row is read for.
+		column{title: "TIME", keep: 9, min: 11},
+		column{title: "MODEL", max: 32, keep: 6, min: 12},
 		column{title: "PROVIDER", max: 16, keep: 3, optional: true},
-		column{title: "TOKENS", keep: 4, right: true},
-		column{title: "COST", keep: 6, right: true},
+		column{title: "TOKENS", keep: 7, right: true},
+		column{title: "COST", keep: 8, right: true, min: 7},
 		column{title: "TTFT", keep: 2, right: true, optional: true},
-		column{title: "STATE", max: 14, keep: 7},
-		column{title: "INPUT", keep: 9, min: 10},
+		column{title: "STATE", max: 14, keep: 8, min: 9},
+		column{title: "INPUT", keep: 1, min: 10},
 	)
 	return v
 }
