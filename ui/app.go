@@ -437,7 +437,8 @@ func (m Model) draw() string {
 		body = m.views[m.active].View()
 	}
 	if m.quitAsk != nil {
-		body = m.quitAsk.view(m.c.styles) + "\n" + body
+		// Wrapped: what would be lost can be long, and y/N ends it.
+		body = ansi.Wrap(m.quitAsk.view(m.c.styles), w, " ") + "\n" + body
 	}
 	parts := []string{m.header(), fitBlock(body, w, m.bodyHeight()), m.statusBar()}
 	if m.showHelpBar() {

@@ -30,8 +30,11 @@ func (m Model) statusBar() string {
 	if m.helpOpen {
 		mode = s.Mode.Render("HELP")
 	}
+	if m.quitAsk != nil { // the question above takes every key
+		mode = s.ModeTyp.Render("QUIT?")
+	}
 	left = append(left, mode)
-	if h := v.Help(); h != "" && !m.helpOpen {
+	if h := v.Help(); h != "" && !m.helpOpen && m.quitAsk == nil {
 		left = append(left, s.Subtle.Render(textsafe.Line(h)))
 	}
 	switch {
@@ -109,6 +112,8 @@ func (m Model) helpBar() string {
 	g := m.c.keys
 	var keys []key.Binding
 	switch {
+	case m.quitAsk != nil:
+		keys = append(m.quitAsk.KeyMap().ShortHelp(), g.ForceQuit)
 	case m.helpOpen:
 		keys = DefaultHelpScreenKeys().ShortHelp()
 	case v.Typing():

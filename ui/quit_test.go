@@ -6,6 +6,7 @@ package ui
 
 import (
 	"context"
+	"github.com/charmbracelet/lipgloss"
 	"os"
 	"path/filepath"
 	"strings"
@@ -393,5 +394,23 @@ func TestAnswersInTheRequestLogQuitAtOnce(t *testing.T) {
 	rec.Close(10 * time.Second)
 	if !strings.Contains(playOf(m).unsavedAnswers(), "not saved") {
 		t.Fatal("with the log closed the answer is kept nowhere")
+	}
+}
+
+// At 80 columns the whole question shows, y/N included, and the bars say
+// that a question is open (not "typing" and the field's keys).
+func TestQuitQuestionFitsAndTheBarsSayIt(t *testing.T) {
+	m := stateModel(t, oneDest(), Options{View: "destinations"}, 80, 24)
+	m = drive(m, keyMsg("enter"))
+	m = drive(m, keyMsg("x"))
+	m = drive(m, ctrlC())
+	v := viewOf(m)
+	if !strings.Contains(v, "y/N") || !strings.Contains(v, "QUIT?") || !strings.Contains(v, "ctrl+c") {
+		t.Fatalf("the question at 80 columns:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if lipgloss.Width(l) > 80 {
+			t.Fatalf("a line of %d cells:\n%s", lipgloss.Width(l), v)
+		}
 	}
 }
