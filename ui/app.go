@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/muesli/termenv"
 	"strings"
 	"time"
 
@@ -458,9 +459,14 @@ func (m Model) header() string {
 		if w < compactW {
 			label = fmt.Sprintf("%d %s", i+1, n[:3])
 		}
-		if i == m.active {
+		switch {
+		case i == m.active && s.Renderer.ColorProfile() == termenv.Ascii:
+			// Without colour (NO_COLOR) bold and underline are gone
+			// too: brackets in the padding's place say which view is on.
+			tabs[i] = "[" + label + "]"
+		case i == m.active:
 			tabs[i] = s.TabOn.Render(label)
-		} else {
+		default:
 			tabs[i] = s.HeaderTab.Render(label)
 		}
 	}

@@ -584,3 +584,17 @@ func TestDestinationFilterSearchesEveryPage(t *testing.T) {
 		t.Fatalf("%q (not on the first page) is not found by the filter:\n%s", want, viewOf(m))
 	}
 }
+
+// Without colour the view that is on shows in the tab bar by brackets,
+// and a multi field's option under the cursor by ›.
+func TestTabAndOptionFocusShowWithoutColour(t *testing.T) {
+	m := stateModel(t, oneDest(), Options{View: "playground"}, 120, 30)
+	if v := viewOf(m); !strings.Contains(strings.Split(v, "\n")[0], "[2 Playground]") {
+		t.Fatalf("the tab bar without colour:\n%s", strings.Split(v, "\n")[0])
+	}
+	f := multiField("regions", "regions", "", []string{"global", "europe", "us"}, []string{"global"})
+	fm := newForm(f)
+	if v := fm.valueView(NewStyles(DefaultTheme(), plainRenderer()), f, true); !strings.Contains(v, "›[x] global") {
+		t.Fatalf("the option under the cursor: %q", v)
+	}
+}

@@ -417,7 +417,9 @@ func (f *form) valueView(s Styles, fl *formField, focused bool) string {
 			}
 			text := box + " " + o
 			if focused && j == fl.pick {
-				text = s.Selected.Render(text)
+				// › marks the option the cursor is on, with or
+				// without colour.
+				text = s.Selected.Render("›" + text)
 			}
 			opts = append(opts, text)
 		}
