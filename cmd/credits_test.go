@@ -47,7 +47,7 @@ func TestCreditsCommand(t *testing.T) {
 // generation` the providers tried and the data region.
 func TestKeyAndGenerationPanels(t *testing.T) {
 	h := newHarness(t, gateway.Options{GenerationDelay: time.Nanosecond})
-	h.run("", "key").must(t, 0, []string{"BYOK usage", "this month $0.3125", "not counted in the limit", "rate limit", "240 requests per 10s — 240 requests per 10 seconds",
+	h.run("", "key").must(t, 0, []string{"BYOK usage", "this month $0.3125", "not counted in the limit", "rate limit", "rate limit    240 requests per 10s\n",
 		"free models", "1,000 of 1,000 requests left today", "data regions", "global, europe, us", "workspace", gateway.DefaultWorkspace}, nil)
 	r := h.run("", "respond", "hello", "--model", "openrouter/auto")
 	r.must(t, 0, nil, []string{"generation gen-"})

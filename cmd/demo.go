@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gwdash/gwdash/api"
@@ -64,7 +65,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 	f.Float64Var(&o.KeyUsage, "key-usage", 0, "what the demo API key has spent already, in dollars")
 	f.DurationVar(&o.GenerationDelay, "generation-delay", 1500*time.Millisecond, "a generation's record answers 404 for this long after the answer, as the real service may")
 	f.BoolVar(&a.flags.ReadOnly, "read-only", false, "disable every change to destinations")
-	f.StringVar(&a.view, "view", "batches", "view to open: batches, playground or destinations")
+	f.StringVar(&a.view, "view", "batches", "view to open: "+strings.Join(views, ", "))
 	f.StringVar(&a.batchID, "batch", "", "batch to open: an id, or a seeded batch by name (running, chat, large, payment, ...); default: the batches home")
 	f.StringVar(&a.model, "model", "", "model for the playground")
 	return c
@@ -85,7 +86,9 @@ func (a *app) printServe(srv *gateway.Server) {
 		t.row("  "+s.ID, s.About)
 	}
 	t.flush()
-	fmt.Fprintf(w, "\nscripted models: %s, %s, %s, %s, %s, %s\n", gateway.ModelFailMidstream, gateway.ModelDrop, gateway.ModelRateLimited, gateway.ModelErrorEvent, gateway.ModelRefusal, gateway.ModelEscapes)
+	fmt.Fprintf(w, "\nscripted models: %s\n", strings.Join([]string{gateway.ModelFailMidstream, gateway.ModelDrop, gateway.ModelRateLimited,
+		gateway.ModelErrorEvent, gateway.ModelRefusal, gateway.ModelEscapes, gateway.ModelFirehose, gateway.ModelBulk,
+		gateway.ModelJSONBroken, gateway.ModelTools}, ", "))
 	fmt.Fprintf(w, "\ntry:\n  curl -s -H 'Authorization: Bearer %s' %s/batches/%s | jq .status\n", gateway.DemoAPIKey, srv.URL, srv.SeedID(gateway.SeedChat))
 	fmt.Fprintf(w, "  GWDASH_BASE_URL=%s GWDASH_API_KEY=%s GWDASH_MANAGEMENT_KEY=%s gwdash\n", srv.URL, gateway.DemoAPIKey, gateway.DemoManagementKey)
 	fmt.Fprintln(w, "\npress ctrl+c to stop")

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,9 @@ func (lf *logFilter) flags(c *cobra.Command, withLimit bool) {
 // filter checks the flags and makes the filter; every refusal names the
 // flag.
 func (lf *logFilter) filter(c *cobra.Command, now time.Time) (reqlog.Filter, error) {
+	if lf.state != "" && !slices.Contains(reqlog.States, lf.state) {
+		return reqlog.Filter{}, inputErrorf("--state %q: one of %s", lf.state, strings.Join(reqlog.States, ", "))
+	}
 	f := reqlog.Filter{Search: lf.search, Model: lf.model, Provider: lf.provider, State: lf.state, Kind: lf.kind, Limit: lf.limit}
 	var err error
 	if f.Since, err = parseWhen(lf.since, now); err != nil {
@@ -492,7 +496,7 @@ func csvRow(e reqlog.Entry) []string {
 		if p == nil {
 			return ""
 		}
-		return strconv.FormatFloat(*p, 'f', -1, 64)
+		return format.Decimal(*p)
 	}
 	return []string{strconv.FormatInt(e.ID, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Kind, e.Profile, e.Host, e.Model, e.ModelServed,
 		e.Provider, e.State, e.Error, i(e.InputTokens), i(e.OutputTokens), i(e.ReasoningTokens), i(e.CachedTokens), fl(e.Cost),
@@ -547,7 +551,7 @@ or "activity").`,
 				w := csv.NewWriter(a.out)
 				w.Write([]string{"date", "model", "provider", "cost", "requests", "source"})
 				for _, g := range groups {
-					w.Write([]string{g.Date, g.Model, g.Provider, strconv.FormatFloat(g.Cost, 'f', -1, 64), strconv.Itoa(g.Requests), g.Source})
+					w.Write([]string{g.Date, g.Model, g.Provider, format.Decimal(g.Cost), strconv.Itoa(g.Requests), g.Source})
 				}
 				w.Flush()
 				return w.Error()

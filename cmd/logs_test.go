@@ -337,3 +337,12 @@ func TestLogRetentionIsAProfileSetting(t *testing.T) {
 	h.run("", "logs", "prune").must(t, 0, []string{"removed 1 row (1 by age, 0 by size)", "2 rows left"}, nil)
 	h.run("", "logs", "prune", "--older-than", "5d").must(t, 0, []string{"removed 1 row (1 by age"}, nil)
 }
+
+// A state filter names a state a row can hold; a typo is refused before
+// the log is read, naming the states.
+func TestLogsStateIsChecked(t *testing.T) {
+	h := newHarness(t, gateway.Options{})
+	h.run("", "respond", "one", "--model", "openai/gpt-4o-mini").must(t, 0, nil, nil)
+	h.run("", "logs", "--state", "bogus").must(t, 2, nil, []string{`--state "bogus": one of completed`, "submitted"})
+	h.run("", "logs", "--state", "completed").must(t, 0, []string{"one"}, nil)
+}

@@ -108,7 +108,7 @@ func (v *logsView) chart() string {
 	if v.search.input.Value() != "" {
 		head = fmt.Sprintf("%s of %s", format.Int(len(v.rows)), format.Plural(v.total, "match", "matches"))
 	}
-	return s.Title.Render("Logs") + "  " + s.Muted.Render(head) + "  " + s.Label.Render("spend 30d ") +
+	return s.Title.Render("Logs") + "  " + s.Muted.Render(head) + "  " + s.Label.Render("logged spend 30d ") +
 		s.Busy.Render(sparkline(v.spend, spendDays)) + " " + s.Value.Render(format.Cost(total)) + s.Muted.Render(" · today "+format.Cost(today))
 }
 

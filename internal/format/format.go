@@ -215,3 +215,17 @@ func OnOff(b bool) string {
 	}
 	return "off"
 }
+
+// Decimal is a money amount or a rate for a file a program reads (CSV):
+// plain decimal digits, rounded to 10 decimal places so that the residue
+// of adding floats ("5.159486999999999") does not show; -0 is 0.
+func Decimal(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	r := math.Round(v*1e10) / 1e10
+	if math.IsInf(r, 0) || math.Abs(v) >= 1e15 {
+		r = v
+	}
+	return strconv.FormatFloat(r+0, 'f', -1, 64)
+}

@@ -65,3 +65,11 @@ func TestNumberWidths(t *testing.T) {
 		t.Errorf("Middle: %q", got)
 	}
 }
+
+func TestDecimalHasNoFloatResidue(t *testing.T) {
+	for v, want := range map[float64]string{5.159486999999999: "5.159487", 0.1 + 0.2: "0.3", 0: "0", math.Copysign(0, -1): "0", 0.00000042: "0.00000042", 1234.5: "1234.5"} {
+		if got := Decimal(v); got != want {
+			t.Errorf("Decimal(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

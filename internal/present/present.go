@@ -269,7 +269,8 @@ func KeyRows(k *api.KeyInfo) [][2]string {
 		if r.Interval != "" {
 			s += " per " + r.Interval
 		}
-		if r.Note != "" {
+		// The service's note, unless it only says the same again.
+		if r.Note != "" && !strings.Contains(r.Note, Count(r.Requests)+" requests") {
 			s += " — " + r.Note
 		}
 		rows = append(rows, [2]string{"rate limit", s})

@@ -242,7 +242,7 @@ func (r *Recorder) Batch(endpoint, model string, reqs []api.BatchRequest, b *api
 	case err != nil:
 		e.State, e.Error = string(api.EndNoAnswer), textsafe.Clean(err.Error())
 	case b != nil:
-		e.State, e.BatchID = "submitted", textsafe.Line(b.ID)
+		e.State, e.BatchID = StateSubmitted, textsafe.Line(b.ID)
 	}
 	r.enqueue(func(ctx context.Context, db *DB) error { _, err := db.Insert(ctx, &e); return err })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/gwdash/gwdash/api"
 	"time"
 )
 
@@ -152,3 +153,12 @@ func (e *Entry) GenerationJSON() json.RawMessage {
 	}
 	return json.RawMessage(e.Generation)
 }
+
+// StateSubmitted is the state of a batch row: the batch was accepted.
+const StateSubmitted = "submitted"
+
+// States are the states a row can hold: a response's end state, or
+// StateSubmitted for a batch (a filter by state names one of these).
+var States = []string{string(api.EndCompleted), string(api.EndIncomplete), string(api.EndFailed), string(api.EndInterrupted),
+	string(api.EndNoFinal), string(api.EndMalformed), string(api.EndTimedOut), string(api.EndStopped), string(api.EndTruncated),
+	string(api.EndNoAnswer), StateSubmitted}
