@@ -242,6 +242,12 @@ type WaitNotice struct {
 	// Spent is what the operation has waited before this wait; Budget is
 	// the most it waits in all (MaxOperationWait).
 	Spent, Budget time.Duration
+	// Status is the HTTP status of the answer that asked for the wait (0:
+	// none).
+	Status int
+	// Done is set on a second notice, sent when this wait ends (slept, or
+	// its context ended), so that a countdown on screen goes.
+	Done bool
 }
 
 // waitBudget tracks the waits of one operation against MaxOperationWait.
@@ -258,11 +264,17 @@ func (c *Client) wait(ctx context.Context, b *waitBudget, d time.Duration, attem
 	if b.spent+d > MaxOperationWait {
 		return &GaveUpError{Op: b.op, Attempts: attempt - 1, Waited: b.spent, Next: d, Err: last}
 	}
+	n := WaitNotice{Op: b.op, Why: errorLine(last), Wait: d, Attempt: attempt, Attempts: b.attempts, Spent: b.spent, Budget: MaxOperationWait, Status: StatusOf(last)}
 	if c.onWait != nil {
-		c.onWait(WaitNotice{Op: b.op, Why: errorLine(last), Wait: d, Attempt: attempt, Attempts: b.attempts, Spent: b.spent, Budget: MaxOperationWait})
+		c.onWait(n)
 	}
 	b.spent += d
-	return c.sleep(ctx, d)
+	err := c.sleep(ctx, d)
+	if c.onWait != nil {
+		n.Done = true
+		c.onWait(n)
+	}
+	return err
 }
 
 func errorLine(err error) string {

@@ -181,10 +181,16 @@ func TestConflictWaitsAreBoundedAndTold(t *testing.T) {
 	for _, d := range sl.all() {
 		total += d
 	}
-	if total > api.MaxOperationWait || len(notices) != len(sl.all()) || len(notices) == 0 {
+	// Each wait is told twice: as it starts, and (Done) as it ends.
+	if total > api.MaxOperationWait || len(notices) != 2*len(sl.all()) || len(notices) == 0 {
 		t.Fatalf("waited %s in %d waits, %d told", total, len(sl.all()), len(notices))
 	}
-	if n := notices[0]; n.Wait != 299*time.Second || n.Attempt != 2 || n.Budget != api.MaxOperationWait || !strings.Contains(n.Why, "409") {
+	for i := 0; i+1 < len(notices); i += 2 {
+		if notices[i].Done || !notices[i+1].Done || notices[i+1].Attempt != notices[i].Attempt {
+			t.Fatalf("notices %d and %d: want a start and its end: %+v", i, i+1, notices[i:i+2])
+		}
+	}
+	if n := notices[0]; n.Wait != 299*time.Second || n.Attempt != 2 || n.Budget != api.MaxOperationWait || !strings.Contains(n.Why, "409") || n.Status != http.StatusConflict {
 		t.Fatalf("notice: %+v", n)
 	}
 	if conf.Count() != 2 {

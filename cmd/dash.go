@@ -102,6 +102,7 @@ func (a *app) runUI(ctx context.Context, opts ui.Options) error {
 		return inputErrorf("the dashboard needs a terminal; for scripts use the headless commands (gwdash --help)")
 	}
 	a.onScreen.Store(true)
+	opts.Waits = a.waits // each wait of an operation: a countdown in the status bar
 	out, ok := a.io.Out.(*os.File)
 	if !ok {
 		return fmt.Errorf("the dashboard needs a terminal")

@@ -133,6 +133,9 @@ func TestWaitsAreTold(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.err, "retrying in") || !strings.Contains(r.err, "attempt 2 of 4") || !strings.Contains(r.err, "gives up after 5m") {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
+	if n := strings.Count(r.err, "retrying in"); n != 1 {
+		t.Fatalf("one wait told %d times (its end is the dashboard's only): %s", n, r.err)
+	}
 }
 
 // 12. The record and its lock are never opened through a symbolic link:

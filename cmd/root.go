@@ -19,6 +19,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -123,8 +124,10 @@ type app struct {
 	view, batchID, model string
 	logPath              string
 	// onScreen is set while the dashboard owns the terminal: nothing is
-	// printed on stderr then (noteWait stays silent).
+	// printed on stderr then (noteWait hands each wait to waits, the
+	// dashboard's status bar).
 	onScreen atomic.Bool
+	waits    *ui.Waits
 	// reqlog records the requests of this run (nil: not logged); see
 	// logs_record.go.
 	reqlog *reqlog.Recorder
@@ -133,7 +136,7 @@ type app struct {
 }
 
 func newApp(ctx context.Context, stdio IO, env config.Env) *app {
-	return &app{io: stdio, env: env, ctx: ctx, out: textsafe.NewWriter(stdio.Out), errw: textsafe.NewWriter(stdio.Err)}
+	return &app{io: stdio, env: env, ctx: ctx, out: textsafe.NewWriter(stdio.Out), errw: textsafe.NewWriter(stdio.Err), waits: ui.NewWaits()}
 }
 
 // Run runs the command line in-process and returns the exit code. It keeps

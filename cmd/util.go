@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/present"
 )
 
 // encodeJSON marshals v without HTML escaping, so that raw members the
@@ -42,14 +43,16 @@ func (t *table) flush() { t.tw.Flush() }
 
 // noteWait tells the user, on stderr, of a wait before a retry: why, how
 // long, until when, which attempt follows, and how much of the
-// operation's wait budget is left before gwdash gives up.
-// The dashboard owns the terminal while it runs: there the wait shows as
-// the operation in progress, and the bound holds all the same.
+// operation's wait budget is left before gwdash gives up (the words:
+// present.WaitLine). While the dashboard owns the terminal the wait goes
+// to its status bar instead, as a countdown (ui.Waits).
 func (a *app) noteWait(n api.WaitNotice) {
 	if a.onScreen.Load() {
+		a.waits.Note(n)
 		return
 	}
-	fmt.Fprintf(a.errw, "gwdash: %s: %s; retrying in %s, at %s (attempt %d of %d; gives up after %s of waiting in all, %s left)\n",
-		n.Op, n.Why, api.HumanDuration(n.Wait), time.Now().Add(n.Wait).Format("15:04:05"), n.Attempt, n.Attempts,
-		api.HumanDuration(n.Budget), api.HumanDuration(n.Budget-n.Spent-n.Wait))
+	if n.Done {
+		return
+	}
+	fmt.Fprintln(a.errw, "gwdash: "+present.WaitLine(n, time.Now()))
 }

@@ -78,6 +78,9 @@ type Model struct {
 	balance   *api.Credits // the organisation's (management key)
 	ticking   bool
 	quitting  bool
+	// wait is an operation's wait on screen, a countdown (waits.go).
+	wait        shownWait
+	waitTicking bool
 	// quitAsk is "quit and lose it?" while open (app_quit.go).
 	quitAsk *confirmPrompt
 
@@ -151,7 +154,7 @@ func New(opts Options) Model {
 
 // Init implements tea.Model.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.c.safeCmd(shellOwner, m.fetchCredit())}
+	cmds := []tea.Cmd{m.c.safeCmd(shellOwner, m.fetchCredit()), m.c.safeCmd(shellOwner, watchWaits(m.c))}
 	for i, v := range m.views {
 		cmds = append(cmds, m.c.safeCmd(i, v.Init()))
 	}
@@ -254,6 +257,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.c.log().Warn("record not written", "error", msg.err)
 		}
 		return m, nil
+	case waitMsg, waitTickMsg:
+		return m, m.onWait(msg)
 	case ageTickMsg:
 		m.ticking = false
 		cmd := m.views[m.active].Update(msg) // it lays out again: its ages move too

@@ -47,6 +47,9 @@ func (m Model) statusBar() string {
 	case m.notice != "":
 		left = append(left, s.StatusNote.Render(m.notice))
 	}
+	if w := m.waitLine(); w != "" {
+		left = append(left, s.Busy.Render("⧗ "+textsafe.Line(w)))
+	}
 	if b := v.Busy(); b != "" {
 		left = append(left, s.Busy.Render("⟳ "+textsafe.Line(b)))
 	}

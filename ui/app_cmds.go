@@ -79,7 +79,7 @@ func (c *common) address(owner int, msg tea.Msg) tea.Msg {
 // notices, the credit line, the record's writes), whoever sent it.
 func shellMsg(msg tea.Msg) bool {
 	switch msg.(type) {
-	case noticeMsg, copiedMsg, clearNoticeMsg, creditMsg, creditsStaleMsg, ageTickMsg, flushDueMsg, flushedMsg, replayMsg:
+	case noticeMsg, copiedMsg, clearNoticeMsg, creditMsg, creditsStaleMsg, ageTickMsg, flushDueMsg, flushedMsg, replayMsg, waitMsg, waitTickMsg:
 		return true
 	}
 	return false

@@ -131,6 +131,9 @@ type Options struct {
 	// Tick schedules a message after a delay (nil: tea.Tick). State tests
 	// replace it, so that no test waits on a clock.
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+	// Waits brings each wait of an operation before a retry (set
+	// api.Options.OnWait to its Note): the status bar counts it down.
+	Waits *Waits
 }
 
 // common is the small shared state every view gets by pointer: sizes,
@@ -240,7 +243,8 @@ type creditsStaleMsg struct{}
 func describeErr(err error) string {
 	var ae *api.APIError
 	var wt *api.WaitTooLongError
-	if asErr(err, &ae) && !asErr(err, &wt) {
+	var gu *api.GaveUpError // "giving up after N attempts", then the answer
+	if asErr(err, &ae) && !asErr(err, &wt) && !asErr(err, &gu) {
 		s := ae.Error()
 		if h := ae.Hint(); h != "" {
 			s += " — " + h
