@@ -524,7 +524,9 @@ func (v *batchesView) KeyMap() help.KeyMap {
 	case v.filter.typing:
 		return v.filter.keys
 	}
-	return v.keys
+	k := v.keys
+	v.c.hideWrites(&k.Submit, &k.Delete)
+	return k
 }
 
 func (v *batchesView) Help() string {

@@ -480,7 +480,9 @@ func (e *destEditor) KeyMap() help.KeyMap {
 	case e.rules != nil:
 		return e.rules.keys
 	}
-	return e.form.keys
+	fk := e.form.keys
+	e.c.hideWrites(&fk.Toggle, &fk.Left, &fk.Right, &fk.Save, &fk.Open)
+	return fk
 }
 
 func (e *destEditor) help() string {

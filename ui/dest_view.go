@@ -461,7 +461,12 @@ func (v *destView) KeyMap() help.KeyMap {
 	case v.filter.typing:
 		return v.filter.keys
 	}
-	return v.keys
+	k := v.keys
+	if v.c.opts.ReadOnly {
+		k = k.readOnly()
+	}
+	v.c.hideWrites(&k.Toggle, &k.New, &k.Delete)
+	return k
 }
 
 func (v *destView) Help() string {

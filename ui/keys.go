@@ -388,6 +388,10 @@ func DefaultSettingsKeys() FormKeys {
 	k := DefaultFormKeys()
 	k.Save = bind([]string{"ctrl+s"}, "ctrl+s", "keep settings")
 	k.Back = bind([]string{"esc"}, "esc", "close (asks if changed)")
+	// The settings hold no secret and no rules: ctrl+r and enter do
+	// nothing there, so they are neither matched nor listed.
+	k.Reveal.SetEnabled(false)
+	k.Open.SetEnabled(false)
 	return k
 }
 
@@ -420,6 +424,14 @@ func DefaultDestKeys() DestKeys {
 		Workspace:  bind([]string{"w"}, "w", "workspace"),
 		FilterKeep: bind([]string{"enter"}, "enter", "keep (one match opens)"),
 	}
+}
+
+// readOnly is the list's keys in a read-only session: enter opens a
+// destination to read, not to edit.
+func (k DestKeys) readOnly() DestKeys {
+	k.Open = bind([]string{"enter"}, "enter", "view")
+	k.Edit = k.Open
+	return k
 }
 
 // ShortHelp implements help.KeyMap.

@@ -200,7 +200,27 @@ func (v *logsView) SetSize(w, h int) {
 	v.table.layout(w)
 }
 
-func (v *logsView) KeyMap() help.KeyMap { return v.keys }
+// KeyMap lists the keys that work now: the search line's while it is
+// typed, none while the log is off (every key says so), and the keys that
+// act on a request only when one is selected.
+func (v *logsView) KeyMap() help.KeyMap {
+	if v.search.typing {
+		return v.search.keys
+	}
+	if v.c.opts.Requests == nil {
+		return keyMap{}
+	}
+	k := v.keys
+	if v.selected() == nil {
+		k.Replay.SetEnabled(false)
+		k.Rerace.SetEnabled(false)
+		k.Curl.SetEnabled(false)
+	}
+	if v.detail != nil {
+		k.Spend.SetEnabled(false) // $ works from the list
+	}
+	return k
+}
 
 // detailTextWidth is the width the open row is laid out for.
 func (v *logsView) detailTextWidth() int { return max(20, v.w) }

@@ -439,7 +439,13 @@ func (p *playground) KeyMap() help.KeyMap {
 	}
 	switch p.mode {
 	case playTyping:
-		return keyMap{short: []key.Binding{k.Send, k.Newline, k.Leave}, full: [][]key.Binding{{k.Send, k.Newline, k.Leave, k.Stop}}}
+		// esc stops a running answer first, and leaves typing only
+		// when nothing runs (onKey).
+		esc := k.Leave
+		if p.running() {
+			esc = k.Stop
+		}
+		return keyMap{short: []key.Binding{k.Send, k.Newline, esc}, full: [][]key.Binding{{k.Send, k.Newline, esc}}}
 	case playPicker:
 		return p.picker.keys
 	case playSettings:

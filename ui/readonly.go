@@ -8,6 +8,7 @@ package ui
 import (
 	"context"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
@@ -20,6 +21,20 @@ func (c *common) refuseWrite(what string) tea.Cmd {
 		return say(err.Error())
 	}
 	return nil
+}
+
+// hideWrites leaves the keys that write out of the help of a read-only
+// session, where they are refused: a key that writes is listed only when
+// writes are allowed. It disables the bindings of the copy of a key map
+// that help reads; Update matches its own copy, so the key still answers
+// with the refusal.
+func (c *common) hideWrites(writes ...*key.Binding) {
+	if !c.opts.ReadOnly {
+		return
+	}
+	for _, b := range writes {
+		b.SetEnabled(false)
+	}
 }
 
 // readOnlyClient refuses every write of the client it wraps.
