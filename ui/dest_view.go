@@ -81,7 +81,7 @@ func newDestView(c *common) *destView {
 		filter: newFilterLine("name or type contains… (enter on one match opens it)"),
 		ws:     newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, ""),
 		tbl: newTable(
-			column{title: "NAME", keep: 2, min: 8},
+			column{title: "NAME", keep: 7, min: 14}, // names share prefixes (prod-…): the name gives late
 			column{title: "TYPE", keep: 8, max: 16},
 			column{title: "ENABLED", keep: 9, max: 8},
 			column{title: "SAMPLING", keep: 6, max: 9, right: true},

@@ -598,3 +598,13 @@ func TestTabAndOptionFocusShowWithoutColour(t *testing.T) {
 		t.Fatalf("the option under the cursor: %q", v)
 	}
 }
+
+// At 80 columns a destination's name stays whole before the columns that
+// matter less (names share prefixes: prod-langfuse, prod-langsmith).
+func TestNarrowDestinationsKeepTheirNames(t *testing.T) {
+	_, c := startGW(t, gateway.Options{})
+	m := httpModel(t, c, Options{View: "destinations"}, 80, 24)
+	if v := viewOf(m); !strings.Contains(v, "prod-langfuse ") {
+		t.Fatalf("names cut at 80 columns:\n%s", v)
+	}
+}
