@@ -38,9 +38,11 @@ func newModelPicker(cat *api.Catalogue, catErr error, current string, compare bo
 		compare: compare, current: current,
 		tbl: newTable(
 			column{title: "MODEL", keep: 9, min: 16},
-			column{title: "IN $/M", keep: 6, max: 10, right: true},
-			column{title: "OUT $/M", keep: 6, max: 10, right: true},
-			column{title: "CONTEXT", keep: 4, max: 10, right: true},
+			// Prices and context are what a model is picked by: the
+			// name gives way before them.
+			column{title: "IN $/M", keep: 10, min: 7, max: 10, right: true},
+			column{title: "OUT $/M", keep: 10, min: 7, max: 10, right: true},
+			column{title: "CONTEXT", keep: 8, min: 9, max: 10, right: true},
 			column{title: "PARAMETERS", keep: 2, max: 48},
 			column{title: "", keep: 7, max: 7},
 		)}

@@ -608,3 +608,21 @@ func TestNarrowDestinationsKeepTheirNames(t *testing.T) {
 		t.Fatalf("names cut at 80 columns:\n%s", v)
 	}
 }
+
+// At 80 columns the picker keeps prices and context whole; a long model
+// name gives way first.
+func TestNarrowPickerKeepsPrices(t *testing.T) {
+	big, small := int64(1047576), int64(128000)
+	cat := &api.Catalogue{Data: []api.Model{
+		{ID: "meta-llama/llama-3.1-405b-instruct-with-a-long-suffix", ContextLength: &big, Pricing: map[string]string{"prompt": "0.00000015", "completion": "0.0000006"}, SupportedParameters: []string{"max_tokens", "temperature", "top_p"}},
+		{ID: "openai/gpt-4o-mini", ContextLength: &small, Pricing: map[string]string{"prompt": "0.0000008", "completion": "0.0000032"}},
+	}}
+	p := newModelPicker(cat, nil, "openai/gpt-4o-mini", false)
+	p.setSize(80, 20)
+	v := p.view(NewStyles(DefaultTheme(), plainRenderer()), 80, 20)
+	for _, want := range []string{"$0.1500", "$0.6000", "1,047,576", "$0.8000", "$3.20"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("%s cut at 80 columns:\n%s", want, v)
+		}
+	}
+}
