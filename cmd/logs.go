@@ -115,6 +115,17 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 
 // openRequestLog opens the request log for reading; a damaged one moved aside
 // is said.
+// openFiltered reads the filter flags, then opens the log (refused flags
+// open nothing).
+func (a *app) openFiltered(c *cobra.Command, lf *logFilter) (*reqlog.DB, reqlog.Filter, error) {
+	f, err := lf.filter(c, time.Now())
+	if err != nil {
+		return nil, f, err
+	}
+	db, err := a.openRequestLog()
+	return db, f, err
+}
+
 func (a *app) openRequestLog() (*reqlog.DB, error) {
 	path, err := a.requestLogPath()
 	if err != nil {
@@ -149,11 +160,7 @@ input_tokens, output_tokens, cost, ttft_ms, tokens_per_second, state,
 error, input: its first 400 characters).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			f, err := lf.filter(c, time.Now())
-			if err != nil {
-				return err
-			}
-			db, err := a.openRequestLog()
+			db, f, err := a.openFiltered(c, &lf)
 			if err != nil {
 				return err
 			}
@@ -454,11 +461,7 @@ func (a *app) logsExport() *cobra.Command {
 			if form != "csv" && form != "jsonl" {
 				return inputErrorf("--format %q: csv or jsonl", form)
 			}
-			f, err := lf.filter(c, time.Now())
-			if err != nil {
-				return err
-			}
-			db, err := a.openRequestLog()
+			db, f, err := a.openFiltered(c, &lf)
 			if err != nil {
 				return err
 			}
