@@ -345,6 +345,9 @@ func TestDestCreateAndDeleteOverHTTP(t *testing.T) {
 	srv, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "destinations"}, 160, 50)
 	u.screen("prod-langfuse")
+	// The list is read whole first (50 lines want a second page): a page
+	// read after the create would rightly say the list changed.
+	u.until("every page read", func(m Model) bool { d := destOf(m); return !d.loading && !d.pager.More() })
 	u.runes("n")
 	u.screen("choose its type", "webhook")
 	u.until("webhook", func(m Model) bool {
