@@ -112,17 +112,24 @@ func (v *logsView) chart() string {
 		s.Busy.Render(sparkline(v.spend, spendDays)) + " " + s.Value.Render(format.Cost(total)) + s.Muted.Render(" · today "+format.Cost(today))
 }
 
-// detailView draws the open row, laid out once per width.
-func (v *logsView) detailView() string {
-	if v.detailWidth != v.w || v.detailLines == nil {
-		var answer []string
-		if v.answerWidth == v.detailTextWidth() {
-			answer = v.answer
-		}
-		v.detailLines = detailLines(*v.detail, v.c.styles, v.detailTextWidth(), answer)
-		v.detailWidth = v.w
-		v.detailNav.setCount(len(v.detailLines))
+// layoutDetail lays the open row out for the width (in Update and
+// SetSize, never in View).
+func (v *logsView) layoutDetail() {
+	if v.detail == nil {
+		v.detailLines = nil
+		return
 	}
+	var answer []string
+	if v.answerWidth == v.detailTextWidth() {
+		answer = v.answer
+	}
+	v.detailLines = detailLines(*v.detail, v.c.styles, v.detailTextWidth(), answer)
+	v.detailWidth = v.w
+	v.detailNav.setCount(len(v.detailLines))
+}
+
+// detailView draws the open row as laid out; it changes nothing.
+func (v *logsView) detailView() string {
 	s := v.c.styles
 	a := v.detailNav.offset
 	b := min(len(v.detailLines), a+v.detailNav.height)

@@ -198,6 +198,9 @@ func (v *logsView) SetSize(w, h int) {
 	v.nav.setHeight(v.listHeight())
 	v.detailNav.setHeight(max(1, h-1))
 	v.table.layout(w)
+	if v.detail != nil && v.detailWidth != w {
+		v.layoutDetail()
+	}
 }
 
 // KeyMap lists the keys that work now: the search line's while it is
@@ -331,10 +334,12 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 		v.detail, v.detailLines, v.detailWidth, v.detailNav = &e, nil, 0, listNav{}
 		v.answer, v.answerWidth = nil, 0
 		v.detailNav.setHeight(max(1, v.h-1))
+		v.layoutDetail()
 		return v.renderAnswer()
 	case logsAnswerMsg:
 		if v.detail != nil && msg.id == v.detail.ID && msg.width == v.detailTextWidth() {
-			v.answer, v.answerWidth, v.detailLines = msg.lines, msg.width, nil
+			v.answer, v.answerWidth = msg.lines, msg.width
+			v.layoutDetail()
 		}
 	case tea.WindowSizeMsg:
 		return v.renderAnswer()
