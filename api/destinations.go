@@ -105,6 +105,8 @@ var (
 		"ends_with", "gt", "lt", "gte", "lte", "exists", "not_exists"}
 	// Regions are the output region values; eu is accepted on input.
 	Regions = []string{"global", "europe", "us"}
+	// RegionWords lists them for help and errors, with the input alias.
+	RegionWords = strings.Join(Regions, ", ") + " (eu = europe)"
 	// DestinationTypes are the 17 known types; others must still work.
 	DestinationTypes = []string{"arize", "braintrust", "clickhouse", "datadog", "grafana", "langfuse",
 		"langsmith", "newrelic", "opik", "otel-collector", "posthog", "ramp", "s3", "sentry", "snowflake",
@@ -378,11 +380,11 @@ func ValidateSamplingRate(v float64) error {
 // ValidateRegions checks a regions list for an update.
 func ValidateRegions(rs []string) error {
 	if len(rs) == 0 {
-		return &ValidationError{Field: "regions", Rule: "needs at least 1 of global, europe, us (eu = europe); it cannot be cleared"}
+		return &ValidationError{Field: "regions", Rule: "needs at least 1 of " + RegionWords + "; it cannot be cleared"}
 	}
 	for _, r := range rs {
 		if r != "eu" && !oneOf(r, Regions) {
-			return &ValidationError{Field: "regions", Rule: fmt.Sprintf("%q is not one of global, europe, us, eu", r)}
+			return &ValidationError{Field: "regions", Rule: fmt.Sprintf("%q is not one of %s", r, RegionWords)}
 		}
 	}
 	return nil

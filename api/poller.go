@@ -8,6 +8,16 @@ import (
 	"time"
 )
 
+// The 404 grace, one rule for the commands and the dashboard: a batch
+// submitted from this machine may not be found for a moment, so its 404
+// is retried for SubmitGrace while the submission is younger than
+// RecentSubmission. Any other batch gets no grace: a mistyped id is not
+// found at once.
+const (
+	SubmitGrace      = 30 * time.Second
+	RecentSubmission = 5 * time.Minute
+)
+
 // PollOptions tune a batch poller. Zero values take the defaults.
 type PollOptions struct {
 	// Interval is the steady interval while the batch changes (5s).

@@ -96,8 +96,8 @@ func (a *app) batchWatch() *cobra.Command {
 			// A 404 is retried briefly only for a batch submitted from
 			// here a moment ago; a mistyped id is not found at once.
 			var grace time.Duration
-			if a.store().SubmittedWithin(gatewayKey(client), args[0], recentSubmission, time.Now()) {
-				grace = submitGrace
+			if a.store().SubmittedWithin(gatewayKey(client), args[0], api.RecentSubmission, time.Now()) {
+				grace = api.SubmitGrace
 			}
 			if a.onSettled, err = a.settledHook(cfg, notifyEnd, execLine); err != nil {
 				return err
@@ -160,12 +160,6 @@ func statusOf(b *api.Batch) string {
 	return present.Status(b.Status)
 }
 
-// submitGrace is how long a just-submitted batch's 404 is retried, and
-// recentSubmission how recent a submission from here must be for it.
-const (
-	submitGrace      = 30 * time.Second
-	recentSubmission = 5 * time.Minute
-)
 
 // progress reports polls on stderr: one rewritten line on a terminal,
 // plain lines otherwise. The line's text goes through the sanitizing
@@ -435,7 +429,7 @@ func (a *app) batchSubmit() *cobra.Command {
 			a.store().Remember(gatewayKey(client), rb)
 			if watch {
 				fmt.Fprintf(a.errw, "submitted %s; watching\n", b.ID)
-				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, submitGrace, asJSON)
+				return a.watch(c.Context(), client, b.ID, cfg.PollInterval, 0, api.SubmitGrace, asJSON)
 			}
 			if asJSON {
 				return a.json(encodeJSON(b))

@@ -552,7 +552,7 @@ edited it), the update is refused with the differences, unless --force.`,
 	f := c.Flags()
 	f.StringVar(&name, "name", "", "new name")
 	f.StringVar(&sampling, "sampling-rate", "", "share of generations forwarded, 0.0001 to 1 (or 0.01% to 100%)")
-	f.StringVar(&regions, "regions", "", "comma-separated regions: global, europe, us (eu = europe)")
+	f.StringVar(&regions, "regions", "", "comma-separated regions: "+api.RegionWords)
 	f.StringVar(&hashes, "api-key-hashes", "", "comma-separated API key hashes allowed (at least one)")
 	f.BoolVar(&allKeys, "all-keys", false, "allow every API key (sends api_key_hashes: null)")
 	f.StringVar(&rulesFile, "filter-rules", "", `JSON file of filter rules, or "null" to clear them`)

@@ -21,8 +21,8 @@ func (a *app) store() *record.Store {
 	return record.Open(dir)
 }
 
-// gatewayKey names a gateway in the record.
-func gatewayKey(c *api.Client) string { return strings.TrimRight(c.BaseURL(), "/") }
+// gatewayKey names a gateway in the record (the rule is record.Key).
+func gatewayKey(c *api.Client) string { return record.Key(c.BaseURL()) }
 
 // remember records batch snapshots seen from here (failures to write the
 // record are not the command's failure).

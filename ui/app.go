@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -126,7 +127,7 @@ func New(opts Options) Model {
 		width: 80, height: 24, ctx: ctx, cancel: cancel, record: opts.Record,
 		submitted: map[string]time.Time{}, writes: newWriteQueue()}
 	if c.client != nil {
-		c.base = strings.TrimRight(c.client.BaseURL(), "/")
+		c.base = record.Key(c.client.BaseURL())
 	}
 	c.client = logRequests(c.client, opts.Requests)
 	// The record is read here, once, before the program runs: Update

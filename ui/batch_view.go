@@ -122,8 +122,8 @@ func (v *batchView) start() tea.Cmd {
 	// A 404 is retried briefly only for a batch submitted from here a
 	// moment ago: a mistyped id is not found at once.
 	opts.NotFoundGrace = 0
-	if v.c.submittedWithin(v.id, 5*time.Minute) {
-		opts.NotFoundGrace = 30 * time.Second
+	if v.c.submittedWithin(v.id, api.RecentSubmission) {
+		opts.NotFoundGrace = api.SubmitGrace
 		if v.c.opts.Poll.NotFoundGrace > 0 {
 			opts.NotFoundGrace = v.c.opts.Poll.NotFoundGrace
 		}

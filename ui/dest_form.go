@@ -38,7 +38,6 @@ const (
 	stageSending
 )
 
-var regionOrder = []string{"global", "europe", "us"}
 
 type destEditor struct {
 	c     *common
@@ -75,7 +74,7 @@ func commonFields(d api.Destination, create bool) []*formField {
 	}
 	fs = append(fs, textField("sampling_rate", "sampling rate", "0.0001 to 1 (or 0.01% to 100%)", strconv.FormatFloat(d.SamplingRate, 'f', -1, 64)))
 	if !create {
-		fs = append(fs, multiField("regions", "regions", "←/→ choose, space toggles; at least one", regionOrder, sortedRegions(d.Regions)))
+		fs = append(fs, multiField("regions", "regions", "←/→ choose, space toggles; at least one", api.Regions, sortedRegions(d.Regions)))
 	}
 	mode := keysAll
 	if d.APIKeyHashes != nil {
@@ -183,7 +182,7 @@ func (e *destEditor) setSize(w, h int) {
 func sortedRegions(rs []string) []string {
 	n := api.NormalizeRegions(rs)
 	var out []string
-	for _, r := range regionOrder {
+	for _, r := range api.Regions {
 		for _, x := range n {
 			if x == r {
 				out = append(out, r)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -110,7 +111,7 @@ func (g *Gateway) getKey(w http.ResponseWriter, r *http.Request) {
 		"usage": round6(a.usage), "usage_daily": round6(a.daily), "usage_weekly": round6(a.usage), "usage_monthly": round6(a.usage),
 		"byok_usage": byokTotal, "byok_usage_daily": byokDaily, "byok_usage_weekly": byokWeekly, "byok_usage_monthly": byokMonthly,
 		"include_byok_in_limit": false, "is_free_tier": false, "is_management_key": mgmt, "is_provisioning_key": mgmt,
-		"expires_at": nil, "allowed_data_regions": []string{"global", "europe", "us"},
+		"expires_at": nil, "allowed_data_regions": slices.Clone(Regions),
 		"creator_user_id": demoUserID, "organization_id": nil, "workspace_id": DefaultWorkspace,
 		"free_model_daily_requests": map[string]any{"limit": freeDailyLimit, "used": a.freeUsed, "remaining": max(0, freeDailyLimit-a.freeUsed)},
 		"rate_limit": map[string]any{"requests": 240, "interval": "10s",

@@ -378,15 +378,15 @@ func applyPatch(d *destination, body map[string]json.RawMessage) string {
 	if v, ok := body["regions"]; ok {
 		var rs []string
 		if json.Unmarshal(v, &rs) != nil || len(rs) == 0 {
-			return "regions must hold at least 1 of global, europe, us (eu)"
+			return "regions must hold at least 1 of " + strings.Join(Regions, ", ") + " (eu)"
 		}
 		out := []string{}
 		for _, r := range rs {
 			if r == "eu" {
 				r = "europe"
 			}
-			if r != "global" && r != "europe" && r != "us" {
-				return "regions: " + strconv.Quote(r) + " is not one of global, europe, us, eu"
+			if !slices.Contains(Regions, r) {
+				return "regions: " + strconv.Quote(r) + " is not one of " + strings.Join(Regions, ", ") + ", eu"
 			}
 			dup := false
 			for _, o := range out {
@@ -657,3 +657,9 @@ func (g *Gateway) EditDestination(id string, edit func(name *string, samplingRat
 		d.Updated = g.now().Add(time.Second)
 	}
 }
+
+// Regions are the data regions the service knows (a destination's
+// regions, a key's allowed_data_regions), as it answers them; "eu" is
+// accepted on input for "europe". The client's list (api.Regions) must
+// agree: TestRegionsAgreeWithTheClient.
+var Regions = []string{"global", "europe", "us"}

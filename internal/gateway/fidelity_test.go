@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -632,6 +633,31 @@ func TestDestinationTypesAgree(t *testing.T) {
 		}
 		if rec := do(t, g, "POST", "/api/v1/observability/destinations", DemoManagementKey, body(cfg)); rec.Code != 201 {
 			t.Errorf("%s with its required members: %d %s", typ, rec.Code, rec.Body)
+		}
+	}
+}
+
+// TestRegionsAgreeWithTheClient: the data regions the gateway takes and
+// answers are the client's (which the destination form offers and the
+// commands check), and a region the client refuses the gateway refuses
+// too, with the same alias.
+func TestRegionsAgreeWithTheClient(t *testing.T) {
+	if !slices.Equal(Regions, api.Regions) {
+		t.Fatalf("gateway regions %v, client %v", Regions, api.Regions)
+	}
+	g := New(Options{})
+	rec := do(t, g, "GET", "/api/v1/key", DemoAPIKey, "")
+	for _, r := range api.Regions {
+		if !strings.Contains(rec.Body.String(), strconv.Quote(r)) {
+			t.Errorf("allowed_data_regions lacks %s: %s", r, rec.Body)
+		}
+	}
+	for _, r := range []string{"eu", "global", "mars"} {
+		clientOK := api.ValidateRegions([]string{r}) == nil
+		body := show(map[string]any{"type": "webhook", "name": "regions " + r, "config": map[string]any{"url": "https://hooks.example/x"}, "regions": []string{r}})
+		rec := do(t, g, "POST", "/api/v1/observability/destinations", DemoManagementKey, body)
+		if gatewayOK := rec.Code == 201; gatewayOK != clientOK {
+			t.Errorf("region %q: client ok %v, gateway %d %s", r, clientOK, rec.Code, rec.Body)
 		}
 	}
 }

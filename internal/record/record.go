@@ -321,11 +321,17 @@ func (s *Store) Path() string {
 	return filepath.Join(s.dir, "record")
 }
 
+// Key names a gateway in the record: its base URL without a trailing
+// slash, so that "…/api/v1" and "…/api/v1/" share one shard. Every method
+// of Store applies it; callers pass the base URL as configured.
+func Key(base string) string { return strings.TrimRight(base, "/") }
+
 // ShardPath is the file of one gateway.
 func (s *Store) ShardPath(base string) string {
 	if s == nil {
 		return ""
 	}
+	base = Key(base)
 	sum := sha256.Sum256([]byte(base))
 	return filepath.Join(s.Path(), hex.EncodeToString(sum[:12])+".jsonl")
 }
@@ -352,6 +358,7 @@ func (s *Store) shard(base string) *shard {
 // load reads a shard unless what is known is current; with fresh unset,
 // a shard read once is trusted (no file is touched).
 func (s *Store) load(base string, fresh bool) *shard {
+	base = Key(base)
 	sh := s.shard(base)
 	if sh.loaded && !fresh {
 		return sh
@@ -451,6 +458,7 @@ func (s *Store) change(base string, o op) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	base = Key(base)
 	sh := s.load(base, false)
 	// the latest change of a batch or destination replaces one held
 	if i := slices.IndexFunc(sh.pending, func(p op) bool { return sameKey(p, o) }); i >= 0 {

@@ -250,3 +250,33 @@ func TestRecordDoesNotFollowSymlinks(t *testing.T) {
 		t.Fatalf("written through a symlink: %q", b)
 	}
 }
+
+// The record key has one home (Key, applied by every method): a base URL
+// written with or without its trailing slash, by a command or by the
+// dashboard, names one gateway, in this process and in the next.
+func TestRecordKeyIsOneRule(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Unix(1_700_000_000, 0)
+	s := Open(dir)
+	if err := s.Remember("https://a/api/v1/", Batch{ID: "b1", Status: api.BatchInProgress, CreatedAt: 1, SeenAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseModel("https://a/api/v1//", "demo/echo"); err != nil {
+		t.Fatal(err)
+	}
+	if s.ShardPath("https://a/api/v1/") != s.ShardPath("https://a/api/v1") {
+		t.Fatal("two shard files for one gateway")
+	}
+	for _, st := range []*Store{s, Open(dir)} { // this process, then a later one
+		if got := st.Batches("https://a/api/v1"); len(got) != 1 || got[0].ID != "b1" {
+			t.Fatalf("batches under the bare URL: %+v", got)
+		}
+		if got := st.Models("https://a/api/v1/"); len(got) != 1 || got[0] != "demo/echo" {
+			t.Fatalf("models under the slashed URL: %v", got)
+		}
+	}
+	shards, err := filepath.Glob(filepath.Join(s.Path(), "*.jsonl"))
+	if err != nil || len(shards) != 1 {
+		t.Fatalf("one shard expected: %v %v", shards, err)
+	}
+}
