@@ -160,7 +160,6 @@ func statusOf(b *api.Batch) string {
 	return present.Status(b.Status)
 }
 
-
 // progress reports polls on stderr: one rewritten line on a terminal,
 // plain lines otherwise. The line's text goes through the sanitizing
 // writer w; only the line's own rewrite goes to raw.

@@ -6,6 +6,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,62 +16,80 @@ import (
 
 const otherType = "another type…"
 
+// typePicker is the screen that chooses the type of a new destination;
+// it is done with a typeChosen.
 type typePicker struct {
+	c     *common
 	nav   listNav
 	keys  TypeKeys
 	other textinput.Model
 	typed bool
+	w, h  int
 }
 
-func newTypePicker() *typePicker {
+// typeChosen is the type a typePicker chose.
+type typeChosen string
+
+func newTypePicker(c *common) *typePicker {
 	k := DefaultTypeKeys()
-	t := &typePicker{keys: k, other: newInput("type › ", "the type's name, e.g. acme-traces", 64, "")}
+	t := &typePicker{c: c, keys: k, other: newInput("type › ", "the type's name, e.g. acme-traces", 64, "")}
 	t.nav.setCount(len(api.DestinationTypeSpecs) + 1)
 	return t
 }
 
-func (v *destView) typeKey(msg tea.KeyMsg) tea.Cmd {
-	t := v.types
+func (t *typePicker) Update(msg tea.Msg) (tea.Cmd, action) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil, noAction
+	}
 	if t.typed {
 		switch ik := DefaultInputKeys("use this type"); {
-		case key.Matches(msg, ik.Cancel):
+		case key.Matches(km, ik.Cancel):
 			t.typed = false
 			t.other.Blur()
-			return nil
-		case key.Matches(msg, ik.Accept):
+			return nil, noAction
+		case key.Matches(km, ik.Accept):
 			name := strings.TrimSpace(t.other.Value())
 			if err := (api.DestinationCreate{Type: name, Name: "x"}).Validate(); err != nil && strings.HasPrefix(err.Error(), "type") {
-				return fail("not a type name: lowercase letters, digits and dashes")
+				return fail("not a type name: lowercase letters, digits and dashes"), noAction
 			}
-			return v.startCreate(name)
+			return nil, done(typeChosen(name))
 		}
 		var cmd tea.Cmd
-		t.other, cmd = t.other.Update(msg)
-		return cmd
+		t.other, cmd = t.other.Update(km)
+		return cmd, noAction
 	}
 	switch {
-	case t.nav.key(msg, t.keys.ListKeys):
-	case key.Matches(msg, t.keys.Back):
-		v.types = nil
-		return say("nothing created")
-	case key.Matches(msg, t.keys.Choose):
+	case t.nav.key(km, t.keys.ListKeys):
+	case key.Matches(km, t.keys.Back):
+		return say("nothing created"), cancelled
+	case key.Matches(km, t.keys.Choose):
 		if t.nav.cursor == len(api.DestinationTypeSpecs) {
 			t.typed = true
-			return t.other.Focus()
+			return t.other.Focus(), noAction
 		}
-		return v.startCreate(api.DestinationTypeSpecs[t.nav.cursor].Name)
+		return nil, done(typeChosen(api.DestinationTypeSpecs[t.nav.cursor].Name))
 	default:
-		return unknownKey(msg)
+		return unknownKey(km), noAction
 	}
-	return nil
+	return nil, noAction
 }
 
-func (v *destView) startCreate(typ string) tea.Cmd {
-	v.types = nil
-	v.editor = newCreateEditor(v.c, typ)
-	v.editor.setSize(v.w, v.h)
-	return nil
+func (t *typePicker) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.nav.setHeight(max(1, h-3))
 }
+
+func (t *typePicker) KeyMap() help.KeyMap {
+	if t.typed {
+		return DefaultInputKeys("use this type")
+	}
+	return t.keys
+}
+
+func (t *typePicker) Help() string { return "choosing a destination type" }
+func (t *typePicker) Typing() bool { return t.typed }
+func (t *typePicker) View() string { return t.view(t.c.styles, t.w, t.h) }
 
 func (t *typePicker) view(s Styles, w, h int) string {
 	lines := []string{s.Title.Render("New destination: choose its type"), s.Muted.Render("↑/↓ · enter chooses · esc cancels")}

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
@@ -38,7 +39,6 @@ const (
 	stageSending
 )
 
-
 type destEditor struct {
 	c     *common
 	kind  editorKind
@@ -48,16 +48,17 @@ type destEditor struct {
 	spec  api.DestinationType
 	known bool
 	form  *form
-	rules *rulesEditor
 	// rulesValue is the filter rules as edited (nil: none).
 	rulesValue *api.FilterRules
 	patch      api.DestinationPatch
 	create     api.DestinationCreate
 	now        *api.Destination // the server's version, on conflict
-	discard    *confirmPrompt
-	rk         ReviewKeys
-	scroll     listNav
-	w, h       int
+	// sub holds the editor's own screens: the filter rules editor and
+	// the "discard your edits?" question.
+	sub    stack
+	rk     ReviewKeys
+	scroll listNav
+	w, h   int
 }
 
 const keysAll, keysOnly = "all keys", "only these hashes"
@@ -177,6 +178,7 @@ func (e *destEditor) setSize(w, h int) {
 		}
 	}
 	e.scroll.setHeight(max(1, h-5))
+	e.sub.SetSize(w, h-1) // below the title
 }
 
 func sortedRegions(rs []string) []string {
@@ -219,98 +221,135 @@ func rulesToText(fr *api.FilterRules) string {
 	return s
 }
 
+// What an editor asks of its view (as action values).
+type (
+	// destSending: a change to id is on its way; flipped is a toggle's
+	// row as it will be (shown at once, rolled back on failure).
+	destSending struct {
+		id      string
+		flipped *api.Destination
+	}
+	// destSaved: the server took the change.
+	destSaved struct{ dest *api.Destination }
+	// destReload: the server's version replaces the one edited; reopen
+	// starts a new edit of it.
+	destReload struct {
+		now    *api.Destination
+		reopen bool
+	}
+)
+
+// Update is the editor's one entry: keys, the wheel, and the answers to
+// the reads and saves it sent.
+func (e *destEditor) Update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return e.key(msg)
+	case tea.MouseMsg:
+		if e.form != nil {
+			e.form.move(0)
+		}
+	case destReadMsg:
+		if msg.from == e {
+			return e.onRead(msg)
+		}
+	case destSavedMsg:
+		if e.owns(msg) {
+			return e.onSaved(msg)
+		}
+	}
+	return nil, noAction
+}
+
+// owns reports whether a save's answer is this editor's.
+func (e *destEditor) owns(msg destSavedMsg) bool {
+	if e.kind == editCreate {
+		return msg.op == "create"
+	}
+	return msg.id == e.orig.ID && msg.op != "delete"
+}
+
+func (e *destEditor) readOnlyWhy() tea.Cmd { return e.c.refuseWrite(present.WriteDestUpdate) }
+
 // key handles a key in the editor.
-func (e *destEditor) key(v *destView, msg tea.KeyMsg) tea.Cmd {
+func (e *destEditor) key(msg tea.KeyMsg) (tea.Cmd, action) {
 	switch e.stage {
 	case stageReview:
 		switch {
 		case key.Matches(msg, e.rk.Send):
 			if e.kind == editCreate {
-				return e.send(v)
+				return e.send()
 			}
-			return e.check(v)
+			return e.check(), noAction
 		case key.Matches(msg, e.rk.Back):
 			e.stage = stageForm
-			return nil
+			return nil, noAction
 		}
-		return e.scrollKey(msg)
+		return e.scrollKey(msg), noAction
 	case stageConflict:
 		switch {
 		case key.Matches(msg, e.rk.OnTop):
-			return e.send(v)
+			return e.send()
 		case key.Matches(msg, e.rk.Reload):
 			if e.now == nil {
-				return nil
+				return nil, noAction
 			}
-			v.applySaved(e.now)
-			v.apply()
-			v.editor = nil
 			if e.kind == editUpdate {
-				v.editor = newEditEditor(v.c, *e.now)
-				v.editor.setSize(v.w, v.h)
-				return say("reloaded the server's version: your edits were dropped")
+				return say("reloaded the server's version: your edits were dropped"), done(destReload{now: e.now, reopen: true})
 			}
-			return say("reloaded the server's version: nothing was sent")
+			return say("reloaded the server's version: nothing was sent"), done(destReload{now: e.now})
 		case key.Matches(msg, e.rk.Back):
 			if e.kind == editToggle {
-				v.editor = nil
-				return say("nothing changed")
+				return say("nothing changed"), cancelled
 			}
 			e.stage = stageForm
-			return say("back to your edits: nothing was sent")
+			return say("back to your edits: nothing was sent"), noAction
 		}
-		return e.scrollKey(msg)
+		return e.scrollKey(msg), noAction
 	case stageChecking, stageSending:
-		return nil
+		return nil, noAction
 	}
-	if e.discard != nil {
-		_, done, yes := e.discard.key(msg)
-		if done {
-			e.discard = nil
-			if yes {
-				v.editor = nil
-				return say("edits discarded")
+	if e.sub.open() { // the rules editor or the question takes every key
+		cmd, a := e.sub.update(msg)
+		switch val := a.value.(type) {
+		case answer: // discard your edits?
+			if val.yes {
+				return say("edits discarded"), cancelled
 			}
-		}
-		return nil
-	}
-	if e.rules != nil { // the rules editor takes every key until it closes
-		cmd, done := e.rules.key(msg)
-		if done {
-			e.rulesValue, e.rules = e.rules.rules(), nil
+		case rulesEdited:
+			e.rulesValue = val.rules
 			e.form.field("filter_rules").summary = orText(rulesToText(e.rulesValue), "none (null)")
 			e.build()
 		}
-		return cmd
+		return cmd, noAction
 	}
 	k := e.form.keys
 	switch {
 	case key.Matches(msg, k.Back):
 		if e.form.edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules) {
-			e.discard = newConfirm("discard your edits?", "")
-			return nil
+			e.sub.push(newQuestion(e.c, newConfirm("discard your edits?", ""), "answering y/N"))
+			return nil, noAction
 		}
-		v.editor = nil
-		return nil
+		return nil, cancelled
 	case key.Matches(msg, k.Save):
 		if e.form.readOnly {
-			return v.readOnlyWhy()
+			return e.readOnlyWhy(), noAction
 		}
 		if errs := e.build(); len(errs) > 0 {
-			return fail("cannot save: " + e.form.errorSummary())
+			return fail("cannot save: " + e.form.errorSummary()), noAction
 		}
 		if e.kind == editUpdate && e.patch.Empty() {
-			return say("nothing changed: no field differs from the destination")
+			return say("nothing changed: no field differs from the destination"), noAction
 		}
 		e.stage = stageReview
 		e.scroll = listNav{height: max(1, e.h-5)}
-		return sayFixed("every field is valid")
+		return sayFixed("every field is valid"), noAction
 	case key.Matches(msg, k.Open) && e.form.current().kind == fieldAction:
 		if e.form.readOnly {
-			return v.readOnlyWhy()
+			return e.readOnlyWhy(), noAction
 		}
-		e.rules = newRulesEditor(e.rulesValue)
-		return nil
+		e.sub.push(newRulesEditor(e.c, e.rulesValue))
+		return nil, noAction
 	}
 	cmd, changed, used := e.form.key(msg)
 	if changed {
@@ -318,11 +357,11 @@ func (e *destEditor) key(v *destView, msg tea.KeyMsg) tea.Cmd {
 	}
 	if !used {
 		if e.form.readOnly {
-			return v.readOnlyWhy()
+			return e.readOnlyWhy(), noAction
 		}
-		return unknownKey(msg)
+		return unknownKey(msg), noAction
 	}
-	return cmd
+	return cmd, noAction
 }
 
 func (e *destEditor) scrollKey(msg tea.KeyMsg) tea.Cmd {
@@ -333,49 +372,49 @@ func (e *destEditor) scrollKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // check reads the destination again before a change is sent.
-func (e *destEditor) check(v *destView) tea.Cmd {
+func (e *destEditor) check() tea.Cmd {
 	e.stage = stageChecking
-	v.seq++
-	client, ctx, id, seq := v.c.client, v.c.ctx, e.orig.ID, v.seq
+	client, ctx, id := e.c.client, e.c.ctx, e.orig.ID
 	return func() tea.Msg {
 		d, err := client.GetDestination(ctx, id)
-		return destReadMsg{seq: seq, dest: d, err: err}
+		return destReadMsg{from: e, dest: d, err: err}
 	}
 }
 
 // onRead compares the server's version with the one the change was made
 // on: the same, the change is sent; else the three versions are shown.
-func (e *destEditor) onRead(v *destView, msg destReadMsg) tea.Cmd {
+func (e *destEditor) onRead(msg destReadMsg) (tea.Cmd, action) {
 	if s := api.StatusOf(msg.err); s == 404 || s == 405 {
 		// A server need not offer GET of one destination (the contract's
 		// four operations are all it must): the change goes on, and says
 		// so; a destination that is really gone fails the PATCH itself.
-		return tea.Batch(say("the conflict check is not available (the server does not return one destination); sending"), e.send(v))
+		cmd, act := e.send()
+		return tea.Batch(say("the conflict check is not available (the server does not return one destination); sending"), cmd), act
 	}
 	if msg.err != nil {
+		act := noAction
 		if e.kind == editToggle {
-			v.editor = nil
+			act = cancelled
 		} else {
 			e.stage = stageForm
 		}
-		return fail("could not read it again before saving (nothing was sent): " + describeErr(msg.err))
+		return fail("could not read it again before saving (nothing was sent): " + describeErr(msg.err)), act
 	}
 	if len(api.DiffDestinations(&e.orig, msg.dest)) == 0 {
-		return e.send(v)
+		return e.send()
 	}
 	e.now = msg.dest
 	e.stage = stageConflict
 	e.scroll = listNav{height: max(1, e.h-5)}
-	return fail("it changed on the server since it was loaded: see the three versions")
+	return fail("it changed on the server since it was loaded: see the three versions"), noAction
 }
 
-// send sends the change; a toggle flips the row at once (rolled back on
-// failure).
-func (e *destEditor) send(v *destView) tea.Cmd {
+// send sends the change; a toggle closes at once (its row shows the new
+// state until the answer, rolled back on failure).
+func (e *destEditor) send() (tea.Cmd, action) {
 	e.stage = stageSending
-	client, ctx := v.c.client, v.c.ctx
-	switch e.kind {
-	case editCreate:
+	client, ctx := e.c.client, e.c.ctx
+	if e.kind == editCreate {
 		c := e.create
 		return func() tea.Msg {
 			d, err := client.CreateDestination(ctx, c)
@@ -384,31 +423,29 @@ func (e *destEditor) send(v *destView) tea.Cmd {
 				id = d.ID
 			}
 			return destSavedMsg{op: "create", id: id, dest: d, err: err}
-		}
+		}, noAction
 	}
 	id, p, before := e.orig.ID, e.patch, e.orig
-	op := "update"
-	v.inflight[id] = true
-	if e.kind == editToggle {
-		op = "toggle"
-		flipped := before
-		flipped.Enabled = !before.Enabled
-		if e.now != nil {
-			flipped = *e.now
-			flipped.Enabled = *p.Enabled
+	cmd := func(op string) tea.Cmd {
+		return func() tea.Msg {
+			d, err := client.UpdateDestination(ctx, id, p)
+			return destSavedMsg{op: op, id: id, dest: d, err: err, before: before}
 		}
-		v.applySaved(&flipped)
-		v.apply()
-		v.editor = nil // the toggle needs no screen while it is sent
 	}
-	return func() tea.Msg {
-		d, err := client.UpdateDestination(ctx, id, p)
-		return destSavedMsg{op: op, id: id, dest: d, err: err, before: before}
+	if e.kind != editToggle {
+		return cmd("update"), event(destSending{id: id})
 	}
+	flipped := before
+	flipped.Enabled = !before.Enabled
+	if e.now != nil {
+		flipped = *e.now
+		flipped.Enabled = *p.Enabled
+	}
+	return cmd("toggle"), done(destSending{id: id, flipped: &flipped})
 }
 
 // onSaved ends the editor on success, or keeps the edits on failure.
-func (e *destEditor) onSaved(v *destView, msg destSavedMsg) tea.Cmd {
+func (e *destEditor) onSaved(msg destSavedMsg) (tea.Cmd, action) {
 	if msg.err != nil {
 		e.stage = stageForm
 		if api.StatusOf(msg.err) == 400 {
@@ -416,16 +453,12 @@ func (e *destEditor) onSaved(v *destView, msg destSavedMsg) tea.Cmd {
 			asErr(msg.err, &ae)
 			e.applyServerError(ae.Message)
 		}
-		return fail("not saved (your edits are kept): " + describeErr(msg.err))
+		return fail("not saved (your edits are kept): " + describeErr(msg.err)), noAction
 	}
-	v.applySaved(msg.dest)
-	saved := v.seen(*msg.dest)
-	v.apply()
-	v.editor = nil
 	if msg.op == "create" {
-		return tea.Batch(saved, say("created '"+msg.dest.DisplayName()+"' ("+textsafe.Line(msg.dest.Type)+"); the list is refreshed"))
+		return say("created '" + msg.dest.DisplayName() + "' (" + textsafe.Line(msg.dest.Type) + "); the list is refreshed"), done(destSaved{dest: msg.dest})
 	}
-	return tea.Batch(saved, say("saved '"+msg.dest.DisplayName()+"'"))
+	return say("saved '" + msg.dest.DisplayName() + "'"), done(destSaved{dest: msg.dest})
 }
 
 // ---- VIEW ----
@@ -449,12 +482,12 @@ func (e *destEditor) view(s Styles, w, h int) string {
 	case stageSending:
 		return e.title(s) + "\n\n" + s.Busy.Render("sending…")
 	}
-	if e.rules != nil {
-		return e.title(s) + "\n" + e.rules.view(s, w, h-1)
+	if full, ok := e.sub.full(); ok {
+		return e.title(s) + "\n" + full
 	}
 	lines := []string{e.title(s)}
-	if e.discard != nil {
-		lines = append(lines, e.discard.view(s))
+	if q, ok := e.sub.inline(); ok {
+		lines = append(lines, q)
 	} else if e.form.readOnly {
 		lines = append(lines, s.Warning.Render("read-only: changes are disabled · esc closes"))
 	} else {
@@ -474,25 +507,34 @@ func (e *destEditor) KeyMap() help.KeyMap {
 		return keyMap{short: []key.Binding{k.OnTop, k.Reload, k.Back}, full: [][]key.Binding{{k.OnTop, k.Reload, k.Back}}}
 	case e.stage != stageForm:
 		return keyMap{}
-	case e.discard != nil:
-		return e.discard.KeyMap()
-	case e.rules != nil:
-		return e.rules.keys
+	case e.sub.open():
+		return e.sub.top().KeyMap()
 	}
 	fk := e.form.keys
 	e.c.hideWrites(&fk.Toggle, &fk.Left, &fk.Right, &fk.Save, &fk.Open)
 	return fk
 }
 
-func (e *destEditor) help() string {
+func (e *destEditor) View() string     { return e.view(e.c.styles, e.w, e.h) }
+func (e *destEditor) SetSize(w, h int) { e.setSize(w, h) }
+
+// Busy says what the editor waits for.
+func (e *destEditor) Busy() string {
+	if e.stage == stageChecking {
+		return "reading it again"
+	}
+	return ""
+}
+
+func (e *destEditor) Help() string {
 	switch e.stage {
 	case stageReview:
 		return "reviewing what is sent"
 	case stageConflict:
 		return "someone else changed it"
 	}
-	if e.rules != nil {
-		return "editing filter rules"
+	if r, ok := e.sub.top().(*rulesEditor); ok {
+		return r.Help()
 	}
 	if e.kind == editCreate {
 		return "creating a destination"
@@ -500,12 +542,12 @@ func (e *destEditor) help() string {
 	return "editing a destination"
 }
 
-func (e *destEditor) typing() bool {
+func (e *destEditor) Typing() bool {
 	switch {
-	case e.stage != stageForm || e.discard != nil:
+	case e.stage != stageForm:
 		return false
-	case e.rules != nil:
-		return e.rules.typing()
+	case e.sub.open():
+		return e.sub.top().Typing()
 	}
 	return e.form.typing()
 }
@@ -522,22 +564,15 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // ---- WORK KEPT NOWHERE ----
 
-// Dialog reports an editor, the type picker or a question open: q is
-// then the view's key, never the shell's quit.
-func (v *destView) Dialog() bool {
-	return v.editor != nil || v.types != nil || v.confirm != nil || v.editWS || v.filter.typing
-}
+// Dialog reports a screen or an input open: q is then the view's key,
+// never the shell's quit.
+func (v *destView) Dialog() bool { return v.stack.open() || v.editWS || v.filter.typing }
 
 // Unsaved says what quitting would lose: edits not saved yet.
-func (v *destView) Unsaved() string {
-	if v.editor == nil {
-		return ""
-	}
-	return v.editor.unsaved()
-}
+func (v *destView) Unsaved() string { return v.stack.unsaved() }
 
-// unsaved names edits the editor holds that the server has not got.
-func (e *destEditor) unsaved() string {
+// Unsaved names edits the editor holds that the server has not got.
+func (e *destEditor) Unsaved() string {
 	if e.kind == editToggle || e.form == nil {
 		return ""
 	}

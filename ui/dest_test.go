@@ -36,14 +36,14 @@ func (u *ui) selectDest(name string) {
 
 // editorIn waits for the editor to reach a stage.
 func editorIn(st editorStage) func(Model) bool {
-	return func(m Model) bool { e := destOf(m).editor; return e != nil && e.stage == st }
+	return func(m Model) bool { e := destOf(m).editor(); return e != nil && e.stage == st }
 }
 
 // toField moves the form's focus to a field by name.
 func (u *ui) toField(name string) {
 	u.t.Helper()
 	u.until("field "+name, func(m Model) bool {
-		f := destOf(m).editor.form
+		f := destOf(m).editor().form
 		for i, fl := range f.fields {
 			if fl.name == name {
 				f.idx = i
@@ -119,7 +119,7 @@ func TestDestEditSendsOnlyChanges(t *testing.T) {
 	u.screen("This PATCH sends only these fields", "sampling_rate", "regions")
 	u.runes("y")
 	u.until("saved", func(m Model) bool {
-		return destOf(m).editor == nil && strings.Contains(m.notice, "saved 'prod-langfuse'")
+		return destOf(m).editor() == nil && strings.Contains(m.notice, "saved 'prod-langfuse'")
 	})
 	sent := patches(srv, id)
 	var body map[string]json.RawMessage
@@ -144,7 +144,7 @@ func TestDestEditSendsOnlyChanges(t *testing.T) {
 		t.Fatalf("the diff shows the secret:\n%s", v)
 	}
 	u.runes("y")
-	u.until("the second save", func(m Model) bool { return destOf(m).editor == nil && len(destOf(m).inflight) == 0 })
+	u.until("the second save", func(m Model) bool { return destOf(m).editor() == nil && len(destOf(m).inflight) == 0 })
 	u.quit()
 	if srv.DestinationSecret(id, "secretKey") != "sk-lf-rotated-9999" {
 		t.Fatal("the new secret was not stored")
@@ -167,7 +167,7 @@ func TestDestInvalidFormIsNotSentAndKeepsEdits(t *testing.T) {
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("✗ must be 0.0001 to 1")
 	u.until("refused", func(m Model) bool { return strings.Contains(m.errText, "cannot save: 1 field needs fixing") })
-	u.until("edit kept", func(m Model) bool { return destOf(m).editor.form.field("sampling_rate").value() == "1.5" })
+	u.until("edit kept", func(m Model) bool { return destOf(m).editor().form.field("sampling_rate").value() == "1.5" })
 	u.quit()
 	if n := len(srv.RequestsTo("PATCH", "/api/v1/observability/destinations/")); n != 0 {
 		t.Fatalf("%d PATCHes for an invalid form", n)
@@ -196,7 +196,7 @@ func TestDestReadOnlySendsNothing(t *testing.T) {
 	u.key(tea.KeyEnter)
 	u.until("editor", editorIn(stageForm))
 	u.runes("typed")
-	u.until("not typed", func(m Model) bool { return !strings.Contains(destOf(m).editor.form.field("name").value(), "typed") })
+	u.until("not typed", func(m Model) bool { return !strings.Contains(destOf(m).editor().form.field("name").value(), "typed") })
 	u.quit()
 	if n := len(srv.RequestsTo("PATCH", "/api/v1/observability/destinations/")); n != 0 {
 		t.Fatal("read-only sent a PATCH")
@@ -214,7 +214,7 @@ func TestDestFailedSaveKeepsEdits(t *testing.T) {
 	u.screen("This PATCH sends only these fields", "name")
 	u.runes("y")
 	u.until("failed, edits kept", func(m Model) bool {
-		e := destOf(m).editor
+		e := destOf(m).editor()
 		return strings.Contains(m.errText, "not saved (your edits are kept)") && strings.Contains(m.errText, "500") &&
 			e != nil && e.stage == stageForm && e.form.field("name").value() == gateway.BrokenDestination+"-renamed"
 	})
@@ -245,7 +245,7 @@ func TestDestConflictShowsThreeVersions(t *testing.T) {
 		t.Fatal("a conflicting change was sent")
 	}
 	u.runes("a") // apply mine on top
-	u.until("saved", func(m Model) bool { return destOf(m).editor == nil && len(destOf(m).inflight) == 0 })
+	u.until("saved", func(m Model) bool { return destOf(m).editor() == nil && len(destOf(m).inflight) == 0 })
 	u.quit()
 	if sent := patches(srv, id); len(sent) != 1 || !strings.Contains(string(sent[0].Body), `"sampling_rate":0.2`) {
 		t.Fatalf("apply on top: %d PATCHes", len(sent))
@@ -287,7 +287,7 @@ func TestDestFilterRulesEditor(t *testing.T) {
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("This PATCH sends only these fields", "filter_rules")
 	u.runes("y")
-	u.until("saved", func(m Model) bool { return destOf(m).editor == nil && len(destOf(m).inflight) == 0 })
+	u.until("saved", func(m Model) bool { return destOf(m).editor() == nil && len(destOf(m).inflight) == 0 })
 	sent := patches(srv, id)
 	var body struct {
 		FilterRules *api.FilterRules `json:"filter_rules"`
@@ -312,7 +312,7 @@ func TestDestFilterRulesEditor(t *testing.T) {
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("none (null)")
 	u.runes("y")
-	u.until("saved", func(m Model) bool { return destOf(m).editor == nil && len(destOf(m).inflight) == 0 })
+	u.until("saved", func(m Model) bool { return destOf(m).editor() == nil && len(destOf(m).inflight) == 0 })
 	u.quit()
 	if got := string(patches(srv, id)[1].Body); got != `{"filter_rules":null}` {
 		t.Fatalf("clear sent %s", got)
@@ -320,10 +320,10 @@ func TestDestFilterRulesEditor(t *testing.T) {
 }
 
 func TestRulesEditorModel(t *testing.T) {
-	if newRulesEditor(nil).rules() != nil {
+	if newRulesEditor(nil, nil).rules() != nil {
 		t.Fatal("no rules must stay null")
 	}
-	e := newRulesEditor(nil)
+	e := newRulesEditor(nil, nil)
 	for _, k := range []tea.KeyMsg{{Type: tea.KeyCtrlG}, {Type: tea.KeyCtrlN}, {Type: tea.KeyUp}, {Type: tea.KeyUp},
 		{Type: tea.KeySpace, Runes: []rune{' '}}, {Type: tea.KeyCtrlE}} {
 		e.key(k)
@@ -351,7 +351,7 @@ func TestDestCreateAndDeleteOverHTTP(t *testing.T) {
 	u.runes("n")
 	u.screen("choose its type", "webhook")
 	u.until("webhook", func(m Model) bool {
-		tp := destOf(m).types
+		tp := destOf(m).types()
 		for i, s := range api.DestinationTypeSpecs {
 			if s.Name == "webhook" {
 				tp.nav.cursor = i
@@ -362,13 +362,13 @@ func TestDestCreateAndDeleteOverHTTP(t *testing.T) {
 	})
 	u.key(tea.KeyEnter)
 	u.until("create form", func(m Model) bool {
-		e := destOf(m).editor
+		e := destOf(m).editor()
 		return e != nil && e.kind == editCreate && e.typ == "webhook"
 	})
 	// Saving at once names every missing member; nothing is sent.
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.until("missing", func(m Model) bool {
-		f := destOf(m).editor.form
+		f := destOf(m).editor().form
 		return f.field("name").err != "" && f.field("config.url").err != ""
 	})
 	u.runes("my-hook")

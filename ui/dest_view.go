@@ -40,7 +40,7 @@ type destSavedMsg struct {
 
 // destReadMsg is a destination read again before a change.
 type destReadMsg struct {
-	seq  int
+	from *destEditor // the editor that asked
 	dest *api.Destination
 	err  error
 }
@@ -68,12 +68,11 @@ type destView struct {
 	ws       textinput.Model
 	editWS   bool
 	known    knownWorkspaces // offered by w: seen in lists, and the config's
-	confirm  *confirmPrompt
 	inflight map[string]bool
 
-	editor *destEditor
-	types  *typePicker
-	seq    int
+	// stack holds the open screens: the type picker, an editor, a y/N
+	// or typed question.
+	stack stack
 }
 
 func newDestView(c *common) *destView {
@@ -143,13 +142,13 @@ func (v *destView) update(msg tea.Msg) tea.Cmd {
 	case destSavedMsg:
 		return v.onSaved(msg)
 	case destReadMsg:
-		if v.editor != nil && msg.seq == v.seq {
-			return v.editor.onRead(v, msg)
+		if v.stack.top() == screen(msg.from) {
+			return v.act(v.stack.update(msg))
 		}
 	case tea.MouseMsg:
 		switch {
-		case v.editor != nil:
-			v.editor.form.move(0)
+		case v.stack.open():
+			return v.act(v.stack.update(msg))
 		case v.nav.wheel(msg):
 			return v.maybeMore()
 		}
@@ -228,18 +227,11 @@ func (v *destView) selected() *api.Destination {
 	return &v.rows[v.view[v.nav.cursor]]
 }
 
-func (v *destView) readOnlyWhy() tea.Cmd {
-	return v.c.refuseWrite(present.WriteDestUpdate)
-}
-
 func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
+	if v.stack.open() {
+		return v.act(v.stack.update(msg))
+	}
 	switch {
-	case v.editor != nil:
-		return v.editor.key(v, msg)
-	case v.types != nil:
-		return v.typeKey(msg)
-	case v.confirm != nil:
-		return v.confirmKey(msg)
 	case v.editWS:
 		switch ik := DefaultWorkspaceKeys(); {
 		case key.Matches(msg, ik.Next, ik.Prev):
@@ -298,8 +290,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if v.c.opts.ReadOnly {
 			return v.c.refuseWrite(present.WriteDestCreate)
 		}
-		v.types = newTypePicker()
-		v.types.nav.setHeight(max(1, v.h-3))
+		v.stack.push(newTypePicker(v.c))
 		return nil
 	}
 	d := v.selected()
@@ -321,10 +312,9 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !d.Enabled {
 			verb = "enable"
 		}
-		v.confirm = newConfirm(verb+" '"+d.DisplayName()+"'?", d.ID)
+		v.stack.push(newQuestion(v.c, newConfirm(verb+" '"+d.DisplayName()+"'?", d.ID), "answering y/N"))
 	case key.Matches(msg, k.Edit):
-		v.editor = newEditEditor(v.c, *d)
-		v.editor.setSize(v.w, v.h)
+		v.stack.push(newEditEditor(v.c, *d))
 	case key.Matches(msg, k.Delete):
 		if v.c.opts.ReadOnly {
 			return v.c.refuseWrite(present.WriteDestDelete)
@@ -334,8 +324,9 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if strings.Contains(word, "‹U+") {
 			how = "Type its name as shown, each ‹U+…› as <U+…>, to confirm:"
 		}
-		v.confirm = newTypedConfirm("delete '"+textsafe.Visible(d.DisplayName())+"'? It stops receiving generations. "+how, word, d.ID)
-		return v.confirm.input.Focus()
+		q := newQuestion(v.c, newTypedConfirm("delete '"+textsafe.Visible(d.DisplayName())+"'? It stops receiving generations. "+how, word, d.ID), "typing the name to delete")
+		v.stack.push(q)
+		return q.focus()
 	default:
 		return unknownKey(msg)
 	}
@@ -351,24 +342,46 @@ func confirmWord(d *api.Destination) string {
 	return d.ID
 }
 
-func (v *destView) confirmKey(msg tea.KeyMsg) tea.Cmd {
-	c := v.confirm
-	cmd, done, yes := c.key(msg)
-	if !done {
-		return cmd
+// act is where the view does what its screens ask, in one place.
+func (v *destView) act(cmd tea.Cmd, a action) tea.Cmd {
+	switch val := a.value.(type) {
+	case typeChosen:
+		v.stack.push(newCreateEditor(v.c, string(val)))
+	case answer:
+		return tea.Batch(cmd, v.answered(val))
+	case destSending:
+		v.inflight[val.id] = true
+		if val.flipped != nil {
+			v.applySaved(val.flipped)
+			v.apply()
+		}
+	case destSaved:
+		v.applySaved(val.dest)
+		v.apply()
+		return tea.Batch(cmd, v.seen(*val.dest))
+	case destReload:
+		v.applySaved(val.now)
+		v.apply()
+		if val.reopen {
+			v.stack.push(newEditEditor(v.c, *val.now))
+		}
 	}
-	v.confirm = nil
+	return cmd
+}
+
+// answered acts on a toggle's y/N or a delete's typed name.
+func (v *destView) answered(a answer) tea.Cmd {
 	var d *api.Destination
 	for i := range v.rows {
-		if v.rows[i].ID == c.tag {
+		if v.rows[i].ID == a.tag {
 			d = &v.rows[i]
 		}
 	}
 	if d == nil {
 		return nil
 	}
-	if c.word != "" { // delete
-		if !yes {
+	if a.typed { // delete
+		if !a.yes {
 			return say("not deleted")
 		}
 		v.inflight[d.ID] = true
@@ -377,15 +390,14 @@ func (v *destView) confirmKey(msg tea.KeyMsg) tea.Cmd {
 			return destSavedMsg{op: "delete", id: id, err: client.DeleteDestination(ctx, id), before: before}
 		}
 	}
-	if !yes {
+	if !a.yes {
 		return say("nothing changed")
 	}
 	// A toggle is a change like any other: read again first.
 	next := !d.Enabled
-	p := api.DestinationPatch{Enabled: &next}
-	v.editor = newToggleEditor(v.c, *d, p)
-	v.editor.setSize(v.w, v.h)
-	return v.editor.check(v)
+	e := newToggleEditor(v.c, *d, api.DestinationPatch{Enabled: &next})
+	v.stack.push(e)
+	return e.check()
 }
 
 // applySaved puts a saved destination into the list.
@@ -402,8 +414,8 @@ func (v *destView) applySaved(d *api.Destination) {
 
 func (v *destView) onSaved(msg destSavedMsg) tea.Cmd {
 	delete(v.inflight, msg.id)
-	if v.editor != nil && (v.editor.orig.ID == msg.id || msg.op == "create") {
-		return v.editor.onSaved(v, msg)
+	if e, ok := v.stack.top().(*destEditor); ok && e.owns(msg) {
+		return v.act(v.stack.update(msg))
 	}
 	if msg.err != nil {
 		if msg.op == "toggle" {
@@ -447,15 +459,10 @@ func (v *destView) seen(ds ...api.Destination) tea.Cmd {
 // ---- HELP ----
 
 func (v *destView) KeyMap() help.KeyMap {
+	if s := v.stack.top(); s != nil {
+		return s.KeyMap()
+	}
 	switch {
-	case v.editor != nil:
-		return v.editor.KeyMap()
-	case v.types != nil && v.types.typed:
-		return DefaultInputKeys("use this type")
-	case v.types != nil:
-		return v.types.keys
-	case v.confirm != nil:
-		return v.confirm.KeyMap()
 	case v.editWS:
 		return DefaultWorkspaceKeys()
 	case v.filter.typing:
@@ -470,15 +477,10 @@ func (v *destView) KeyMap() help.KeyMap {
 }
 
 func (v *destView) Help() string {
+	if s := v.stack.top(); s != nil {
+		return s.Help()
+	}
 	switch {
-	case v.editor != nil:
-		return v.editor.help()
-	case v.types != nil:
-		return "choosing a destination type"
-	case v.confirm != nil && v.confirm.word != "":
-		return "typing the name to delete"
-	case v.confirm != nil:
-		return "answering y/N"
 	case v.editWS:
 		return "typing a workspace"
 	case v.filter.typing:
@@ -488,13 +490,8 @@ func (v *destView) Help() string {
 }
 
 func (v *destView) Typing() bool {
-	switch {
-	case v.editor != nil:
-		return v.editor.typing()
-	case v.types != nil:
-		return v.types.typed
-	case v.confirm != nil:
-		return v.confirm.typing()
+	if s := v.stack.top(); s != nil {
+		return s.Typing()
 	}
 	return v.editWS || v.filter.typing
 }
@@ -505,12 +502,16 @@ func (v *destView) Busy() string {
 		return "loading destinations"
 	case len(v.inflight) > 0:
 		return "saving"
-	case v.editor != nil && v.editor.stage == stageChecking:
-		return "reading it again"
 	}
-	return ""
+	return v.stack.busy()
 }
 
 func (v *destView) Updated() time.Time { return v.updated }
 
 func (v *destView) Stop() { v.gen++ }
+
+// editor is the open destination editor, if any (for tests and help).
+func (v *destView) editor() *destEditor { e, _ := find[*destEditor](&v.stack); return e }
+
+// types is the open type picker, if any.
+func (v *destView) types() *typePicker { t, _ := find[*typePicker](&v.stack); return t }

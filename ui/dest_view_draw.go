@@ -19,12 +19,7 @@ import (
 func (v *destView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.layout()
-	if v.editor != nil {
-		v.editor.setSize(w, h)
-	}
-	if v.types != nil {
-		v.types.nav.setHeight(max(1, h-3))
-	}
+	v.stack.SetSize(w, h)
 }
 
 func (v *destView) layout() {
@@ -65,11 +60,8 @@ func (v *destView) View() string {
 	if v.needsKey() || api.StatusOf(v.err) == 401 || api.StatusOf(v.err) == 403 {
 		return v.keyScreen()
 	}
-	if v.editor != nil {
-		return v.editor.view(s, v.w, v.h)
-	}
-	if v.types != nil {
-		return v.types.view(s, v.w, v.h)
+	if full, ok := v.stack.full(); ok {
+		return full
 	}
 	var lines []string
 	ws := "default workspace"
@@ -87,11 +79,12 @@ func (v *destView) View() string {
 	if note := pagingNote(v.pager); note != "" {
 		lines = append(lines, s.Warning.Render(ansi.Truncate(note, max(1, v.w), "…")))
 	}
+	inline, asking := v.stack.inline()
 	switch {
 	case v.editWS:
 		lines = append(lines, ansi.Truncate(v.ws.View()+"  "+v.knownLine(), max(1, v.w), "…"))
-	case v.confirm != nil:
-		lines = append(lines, v.confirm.view(s))
+	case asking:
+		lines = append(lines, inline)
 	case v.filter.active():
 		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
 	default:

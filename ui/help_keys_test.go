@@ -63,7 +63,7 @@ func TestDestHelpHidesWritesWhenReadOnly(t *testing.T) {
 		t.Fatalf("space in a read-only session: notice %q", m.notice)
 	}
 	m = drive(m, keyMsg("enter"))
-	if destOf(m).editor == nil {
+	if destOf(m).editor() == nil {
 		t.Fatal("enter did not open the destination")
 	}
 	requireLists(t, "read-only editor help bar", lastLine(viewOf(m)), []string{"next field"}, []string{"review & save", "toggle"})

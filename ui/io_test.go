@@ -45,7 +45,7 @@ func TestServerSecretNeverOnScreen(t *testing.T) {
 	}
 	u.selectDest("prod-langfuse")
 	u.key(tea.KeyEnter)
-	v = u.until("an edit form", func(m Model) bool { return destOf(m).editor != nil })
+	v = u.until("an edit form", func(m Model) bool { return destOf(m).editor() != nil })
 	if strings.Contains(v, hostile.ClearSecret) || strings.Contains(v, "CLEARTEXT") {
 		t.Fatalf("a clear secret in the form:\n%s", v)
 	}

@@ -29,13 +29,13 @@ func ctrlC() tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyCtrlC} }
 func TestQDoesNotQuitFromTheDestinationEditorOnACheckbox(t *testing.T) {
 	m := stateModel(t, oneDest(), Options{View: "destinations"}, 140, 50)
 	m = drive(m, keyMsg("enter"))
-	e := destOf(m).editor
+	e := destOf(m).editor()
 	for e.form.current().kind != fieldBool {
 		m = drive(m, keyMsg("tab"))
 	}
 	m = drive(m, keyMsg("space")) // an edit
 	m = drive(m, keyMsg("q"))
-	if m.quitting || destOf(m).editor == nil {
+	if m.quitting || destOf(m).editor() == nil {
 		t.Fatal("q quit from the editor with focus on a checkbox")
 	}
 	if !strings.Contains(m.notice, "q does nothing here") {
@@ -46,7 +46,7 @@ func TestQDoesNotQuitFromTheDestinationEditorOnACheckbox(t *testing.T) {
 	m = drive(m, keyMsg("y"))
 	m = drive(m, keyMsg("n"))
 	m = drive(m, keyMsg("q"))
-	if m.quitting || destOf(m).types == nil {
+	if m.quitting || destOf(m).types() == nil {
 		t.Fatal("q quit from the type picker")
 	}
 }
@@ -79,7 +79,7 @@ func TestQuitWithAnEditedFormAsksOnceAndASecondCtrlCQuits(t *testing.T) {
 		t.Fatalf("ctrl+c with an edited form must ask:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("n"))
-	if m.quitting || m.quitAsk != nil || destOf(m).editor.form.field("name").value() != "onex" {
+	if m.quitting || m.quitAsk != nil || destOf(m).editor().form.field("name").value() != "onex" {
 		t.Fatal("n keeps the work and the dashboard")
 	}
 	m = drive(m, ctrlC())
@@ -308,11 +308,11 @@ func TestWebhookFormChecksURLAndHeaders(t *testing.T) {
 			webhook = i
 		}
 	}
-	for destOf(m).types.nav.cursor < webhook {
+	for destOf(m).types().nav.cursor < webhook {
 		m = drive(m, keyMsg("down"))
 	}
 	m = drive(m, keyMsg("enter"))
-	e := destOf(m).editor
+	e := destOf(m).editor()
 	if e == nil || e.typ != "webhook" {
 		t.Fatal("the webhook form")
 	}

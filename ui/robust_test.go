@@ -88,10 +88,10 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		clean("destinations", func(m Model) bool { return len(destOf(m).rows) > 5 })
 		u.selectDest("staging-datadog" + hostile.String) // names are hostile too
 		u.key(tea.KeyEnter)
-		clean("an edit form", func(m Model) bool { return destOf(m).editor != nil })
+		clean("an edit form", func(m Model) bool { return destOf(m).editor() != nil })
 		u.toField("filter_rules")
 		u.key(tea.KeyEnter)
-		clean("the rules editor", func(m Model) bool { return destOf(m).editor.rules != nil })
+		clean("the rules editor", func(m Model) bool { return destOf(m).editor().sub.open() })
 		// The hostile rules and regions are not valid to send back: clear
 		// the rules, pick a region, rename, and review what would be sent.
 		u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,7 +20,11 @@ import (
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
+// rulesEditor is a screen over a destination's filter rules; it is done
+// with rulesEdited.
 type rulesEditor struct {
+	c       *common
+	w, h    int
 	cleared bool
 	enabled bool
 	groups  []*ruleGroup
@@ -40,8 +45,11 @@ type ruleRow struct {
 
 func newValueInput(v string) textinput.Model { return newInput("", "value (optional)", 512, v) }
 
-func newRulesEditor(fr *api.FilterRules) *rulesEditor {
-	e := &rulesEditor{cleared: fr == nil, enabled: true, r: -1, keys: DefaultRulesKeys()}
+// rulesEdited is the rules as the editor left them (nil: none).
+type rulesEdited struct{ rules *api.FilterRules }
+
+func newRulesEditor(c *common, fr *api.FilterRules) *rulesEditor {
+	e := &rulesEditor{c: c, cleared: fr == nil, enabled: true, r: -1, keys: DefaultRulesKeys()}
 	if fr != nil {
 		e.enabled = fr.Enabled
 		for _, g := range fr.Groups {
@@ -290,3 +298,21 @@ func (e *rulesEditor) view(s Styles, w, h int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+func (e *rulesEditor) Update(msg tea.Msg) (tea.Cmd, action) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil, noAction
+	}
+	if cmd, d := e.key(km); d {
+		return cmd, done(rulesEdited{rules: e.rules()})
+	} else {
+		return cmd, noAction
+	}
+}
+
+func (e *rulesEditor) View() string        { return e.view(e.c.styles, e.w, e.h) }
+func (e *rulesEditor) SetSize(w, h int)    { e.w, e.h = w, h }
+func (e *rulesEditor) KeyMap() help.KeyMap { return e.keys }
+func (e *rulesEditor) Help() string        { return "editing filter rules" }
+func (e *rulesEditor) Typing() bool        { return e.typing() }

@@ -99,7 +99,7 @@ func TestHelpListsEveryBindingOfTheFocusedComponent(t *testing.T) {
 	m = drive(m, keyMsg("3"))
 	m = drive(m, keyMsg("enter")) // the edit form: its name field types
 	m = drive(m, keyMsg("?"))
-	if !destOf(m).Typing() || destOf(m).editor.form.field("name").value() != "?" {
+	if !destOf(m).Typing() || destOf(m).editor().form.field("name").value() != "?" {
 		t.Fatal("? types while typing")
 	}
 	m = drive(m, tea.KeyMsg{Type: tea.KeyF1})
@@ -281,7 +281,7 @@ func TestDestFormShowsAllErrorsAndProtectsEdits(t *testing.T) {
 	fc := &fakeClient{dests: []api.Destination{d}}
 	m := stateModel(t, fc, Options{View: "destinations"}, 140, 60)
 	m = drive(m, keyMsg("enter"))
-	e := destOf(m).editor
+	e := destOf(m).editor()
 	// Two bad values: both errors show at once, each beside its field.
 	e.form.field("sampling_rate").input.SetValue("2")
 	e.form.field("regions").picks = map[string]bool{}
@@ -299,23 +299,23 @@ func TestDestFormShowsAllErrorsAndProtectsEdits(t *testing.T) {
 		t.Fatalf("no question:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("N"))
-	if destOf(m).editor == nil || destOf(m).editor.form.field("sampling_rate").value() != "2" {
+	if destOf(m).editor() == nil || destOf(m).editor().form.field("sampling_rate").value() != "2" {
 		t.Fatal("N must keep the edits")
 	}
 	m = drive(m, keyMsg("esc"))
 	m = drive(m, keyMsg("y"))
-	if destOf(m).editor != nil {
+	if destOf(m).editor() != nil {
 		t.Fatal("y discards")
 	}
 	// Nothing of the closed form leaks into the next one.
 	m = drive(m, keyMsg("enter"))
-	if f := destOf(m).editor.form; f.field("sampling_rate").value() != "1" || f.field("sampling_rate").err != "" {
+	if f := destOf(m).editor().form; f.field("sampling_rate").value() != "1" || f.field("sampling_rate").err != "" {
 		t.Fatal("the next form starts clean")
 	}
 	// A new secret is masked while typed, until revealed.
 	m = drive(m, keyMsg("esc"))
 	m = drive(m, keyMsg("enter"))
-	f := destOf(m).editor.form
+	f := destOf(m).editor().form
 	for f.current().name != "config.secretKey" {
 		m = drive(m, keyMsg("tab"))
 	}
@@ -337,7 +337,7 @@ func TestDestReadOnlyInputsAreReadOnly(t *testing.T) {
 	m := stateModel(t, fc, Options{View: "destinations", ReadOnly: true}, 140, 40)
 	m = drive(m, keyMsg("enter"))
 	m = drive(m, keyMsg("x"))
-	if destOf(m).editor.form.field("name").value() != "" || destOf(m).Typing() || !strings.Contains(m.notice, "read-only") {
+	if destOf(m).editor().form.field("name").value() != "" || destOf(m).Typing() || !strings.Contains(m.notice, "read-only") {
 		t.Fatalf("read-only: %q typing %v", m.notice, destOf(m).Typing())
 	}
 	m = drive(m, keyMsg("esc"))
@@ -383,11 +383,11 @@ func TestDestCreateFlow(t *testing.T) {
 	if v := viewOf(m); !strings.Contains(v, "choose its type") || !strings.Contains(v, "langfuse") || !strings.Contains(v, "another type") {
 		t.Fatalf("type picker:\n%s", v)
 	}
-	for destOf(m).types.nav.cursor < 5 { // langfuse
+	for destOf(m).types().nav.cursor < 5 { // langfuse
 		m = drive(m, keyMsg("down"))
 	}
 	m = drive(m, keyMsg("enter"))
-	e := destOf(m).editor
+	e := destOf(m).editor()
 	if e == nil || e.typ != "langfuse" || !strings.Contains(viewOf(m), "publicKey *") {
 		t.Fatalf("create form:\n%s", viewOf(m))
 	}
@@ -405,7 +405,7 @@ func TestDestCreateFlow(t *testing.T) {
 		t.Fatalf("review must show the JSON with the secret masked:\n%s", v)
 	}
 	m = drive(m, keyMsg("y"))
-	if !strings.Contains(strings.Join(fc.calls, " "), "CreateDestination") || destOf(m).editor != nil || !strings.Contains(m.notice, "created 'mine'") {
+	if !strings.Contains(strings.Join(fc.calls, " "), "CreateDestination") || destOf(m).editor() != nil || !strings.Contains(m.notice, "created 'mine'") {
 		t.Fatalf("create: %v %q", fc.calls, m.notice)
 	}
 }

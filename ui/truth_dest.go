@@ -38,7 +38,6 @@ func (v *destView) filterEnter() tea.Cmd {
 	d := v.rows[v.view[0]]
 	v.filter.clear()
 	v.apply()
-	v.editor = newEditEditor(v.c, d)
-	v.editor.setSize(v.w, v.h)
+	v.stack.push(newEditEditor(v.c, d))
 	return nil
 }

@@ -160,11 +160,11 @@ func TestNewDestinationReviewHidesTheSecret(t *testing.T) {
 	d := destOf(m)
 	for i, s := range api.DestinationTypeSpecs {
 		if s.Name == "posthog" {
-			d.types.nav.cursor = i
+			d.types().nav.cursor = i
 		}
 	}
 	m = drive(m, keyMsg("enter"))
-	e := destOf(m).editor
+	e := destOf(m).editor()
 	if e == nil || e.kind != editCreate {
 		t.Fatal("no create form")
 	}
@@ -336,12 +336,12 @@ func TestEnterInAFilterIsTheSameEverywhere(t *testing.T) {
 	}
 	m = httpModel(t, c, Options{View: "destinations"}, 140, 40)
 	m = typeIn(m, "prod-langfuse")
-	if e := destOf(m).editor; e == nil || e.orig.DisplayName() != "prod-langfuse" {
+	if e := destOf(m).editor(); e == nil || e.orig.DisplayName() != "prod-langfuse" {
 		t.Fatalf("destinations: enter on one match does not open it:\n%s", viewOf(m))
 	}
 	m = httpModel(t, c, Options{View: "destinations"}, 140, 40)
 	m = typeIn(m, "e")
-	if d := destOf(m); d.editor != nil || d.filter.query() != "e" || len(d.view) < 2 {
+	if d := destOf(m); d.editor() != nil || d.filter.query() != "e" || len(d.view) < 2 {
 		t.Fatalf("destinations: enter on several matches does not keep the filter:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("/"))

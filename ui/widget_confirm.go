@@ -3,6 +3,7 @@ package ui
 import (
 	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -76,3 +77,44 @@ func (c *confirmPrompt) KeyMap() keyMap {
 	}
 	return keyMap{short: c.keys.ShortHelp(), full: c.keys.FullHelp()}
 }
+
+// question is a confirmPrompt as a screen, drawn on its view's line; it
+// is done with an answer.
+type question struct {
+	c    *common
+	p    *confirmPrompt
+	help string
+}
+
+// answer is how a question was answered; tag and typed say which
+// question it was (a row id; a typed-word confirmation).
+type answer struct {
+	tag   string
+	yes   bool
+	typed bool
+}
+
+// newQuestion puts p on a screen; help says what the user is doing.
+func newQuestion(c *common, p *confirmPrompt, help string) *question {
+	return &question{c: c, p: p, help: help}
+}
+
+func (q *question) Update(msg tea.Msg) (tea.Cmd, action) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil, noAction
+	}
+	cmd, d, yes := q.p.key(km)
+	if !d {
+		return cmd, noAction
+	}
+	return cmd, done(answer{tag: q.p.tag, yes: yes, typed: q.p.word != ""})
+}
+
+func (q *question) View() string        { return q.p.view(q.c.styles) }
+func (q *question) SetSize(int, int)    {}
+func (q *question) KeyMap() help.KeyMap { return q.p.KeyMap() }
+func (q *question) Help() string        { return q.help }
+func (q *question) Typing() bool        { return q.p.typing() }
+func (q *question) Inline() bool        { return true }
+func (q *question) focus() tea.Cmd      { return q.p.input.Focus() }

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/api"
+)
+
+// fakeScreen answers every key with the action it was given.
+type fakeScreen struct {
+	act     action
+	keys    int
+	w, h    int
+	unsaved string
+	inline  bool
+}
+
+func (f *fakeScreen) Update(tea.Msg) (tea.Cmd, action) { f.keys++; return nil, f.act }
+func (f *fakeScreen) View() string                     { return "fake" }
+func (f *fakeScreen) SetSize(w, h int)                 { f.w, f.h = w, h }
+func (f *fakeScreen) KeyMap() help.KeyMap              { return keyMap{} }
+func (f *fakeScreen) Help() string                     { return "faking" }
+func (f *fakeScreen) Typing() bool                     { return false }
+func (f *fakeScreen) Unsaved() string                  { return f.unsaved }
+func (f *fakeScreen) Inline() bool                     { return f.inline }
+
+func TestStackTopGetsKeysAndActionsClose(t *testing.T) {
+	var st stack
+	st.SetSize(80, 24)
+	under := &fakeScreen{unsaved: "edits to x not saved"}
+	over := &fakeScreen{act: event("tick"), inline: true}
+	st.push(under)
+	st.push(over)
+	if over.w != 80 || over.h != 24 {
+		t.Fatalf("a pushed screen is sized to the view: %dx%d", over.w, over.h)
+	}
+	if _, a := st.update(tea.KeyMsg{}); a.kind != actEvent || a.value != "tick" || over.keys != 1 || under.keys != 0 || st.top() != over {
+		t.Fatalf("the top gets the key and stays open on an event: %+v", a)
+	}
+	if l, ok := st.inline(); !ok || l != "fake" {
+		t.Fatal("an inline screen is drawn on its view's line")
+	}
+	if _, ok := st.full(); ok {
+		t.Fatal("an inline screen does not take the view's place")
+	}
+	if st.unsaved() != "edits to x not saved" {
+		t.Fatal("work under the top screen is still asked for before quitting")
+	}
+	over.act = done(42)
+	if _, a := st.update(tea.KeyMsg{}); a.kind != actDone || a.value != 42 || st.top() != under {
+		t.Fatal("done closes the top screen and hands its value back")
+	}
+	under.act = cancelled
+	st.update(tea.KeyMsg{})
+	if st.open() {
+		t.Fatal("cancelled closes the screen")
+	}
+	if _, a := st.update(tea.KeyMsg{}); a != noAction {
+		t.Fatal("an empty stack does nothing")
+	}
+	if got, ok := find[*fakeScreen](&st); ok || got != nil {
+		t.Fatal("find on an empty stack")
+	}
+}
+
+// The destination editor keeps its own screens: esc with edits asks on
+// the editor's stack, and only "y" closes the editor (the view's stack).
+func TestDestEditorAsksOnItsOwnStack(t *testing.T) {
+	name := "one"
+	d := api.Destination{ID: "11111111-2222-4333-8444-555555555555", Name: &name, Type: "webhook", Regions: []string{"global"}, SamplingRate: 1,
+		Config: map[string]any{"url": "https://h"}}
+	m := stateModel(t, &fakeClient{dests: []api.Destination{d}}, Options{View: "destinations"}, 120, 40)
+	m = drive(m, keyMsg("enter"))
+	e := destOf(m).editor()
+	if e == nil {
+		t.Fatal("enter opens the editor")
+	}
+	e.form.field("name").input.SetValue("two")
+	m = drive(m, keyMsg("esc"))
+	if q, ok := destOf(m).editor().sub.top().(*question); !ok || q.p.question != "discard your edits?" {
+		t.Fatalf("esc with edits asks first: %T", destOf(m).editor().sub.top())
+	}
+	if !destOf(m).Dialog() || destOf(m).Unsaved() == "" {
+		t.Fatal("the open question keeps q the view's and the edits unsaved")
+	}
+	m = drive(m, keyMsg("n"))
+	if destOf(m).editor() == nil || destOf(m).editor().sub.open() {
+		t.Fatal("no keeps the editor and closes the question")
+	}
+	m = drive(m, keyMsg("esc"))
+	m = drive(m, keyMsg("y"))
+	if destOf(m).editor() != nil || destOf(m).stack.open() || !strings.Contains(m.notice, "edits discarded") {
+		t.Fatalf("yes closes the editor: %q", m.notice)
+	}
+}
