@@ -524,6 +524,8 @@ func (k keyMap) FullHelp() [][]key.Binding { return k.full }
 type LogsKeys struct {
 	List                                ListKeys
 	Replay, Rerace, Curl, Reload, Spend key.Binding
+	// SpendClose closes the spend panel.
+	SpendClose key.Binding
 }
 
 // DefaultLogsKeys returns the Logs view's key map.
@@ -531,12 +533,13 @@ func DefaultLogsKeys() LogsKeys {
 	l := DefaultListKeys()
 	l.Filter = bind([]string{"/"}, "/", "search")
 	return LogsKeys{
-		List:   l,
-		Replay: bind([]string{"r"}, "r", "reopen in the playground"),
-		Rerace: bind([]string{"c"}, "c", "re-race in compare mode"),
-		Curl:   bind([]string{"y"}, "y", "copy as curl"),
-		Reload: bind([]string{"R"}, "R", "reload"),
-		Spend:  bind([]string{"$"}, "$", "spend panel"),
+		List:       l,
+		Replay:     bind([]string{"r"}, "r", "reopen in the playground"),
+		Rerace:     bind([]string{"c"}, "c", "re-race in compare mode"),
+		Curl:       bind([]string{"y"}, "y", "copy as curl"),
+		Reload:     bind([]string{"R"}, "R", "reload"),
+		Spend:      bind([]string{"$"}, "$", "spend panel"),
+		SpendClose: bind([]string{"$", "esc"}, "$/esc", "close the spend panel"),
 	}
 }
 

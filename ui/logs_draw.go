@@ -61,12 +61,12 @@ func (v *logsView) View() string {
 	if v.c.opts.Requests == nil {
 		return s.Muted.Render("The request log is off (log = false in the profile, or --no-log): nothing is recorded.")
 	}
-	if v.detail != nil {
-		return v.detailView()
+	if d := v.open(); d != nil {
+		return d.View()
 	}
 	lines := []string{v.chart()}
-	if v.spendOpen {
-		return strings.Join(append(lines, v.spendView()), "\n")
+	if p, ok := v.stack.top().(*spendScreen); ok {
+		return strings.Join(append(lines, p.View()), "\n")
 	}
 	if l := v.search.line(s, len(v.rows), v.total); l != "" {
 		lines = append(lines, l)
@@ -110,32 +110,6 @@ func (v *logsView) chart() string {
 	}
 	return s.Title.Render("Logs") + "  " + s.Muted.Render(head) + "  " + s.Label.Render("logged spend 30d ") +
 		s.Busy.Render(sparkline(v.spend, spendDays)) + " " + s.Value.Render(format.Cost(total)) + s.Muted.Render(" · today "+format.Cost(today))
-}
-
-// layoutDetail lays the open row out for the width (in Update and
-// SetSize, never in View).
-func (v *logsView) layoutDetail() {
-	if v.detail == nil {
-		v.detailLines = nil
-		return
-	}
-	var answer []string
-	if v.answerWidth == v.detailTextWidth() {
-		answer = v.answer
-	}
-	v.detailLines = detailLines(*v.detail, v.c.styles, v.detailTextWidth(), answer)
-	v.detailWidth = v.w
-	v.detailNav.setCount(len(v.detailLines))
-}
-
-// detailView draws the open row as laid out; it changes nothing.
-func (v *logsView) detailView() string {
-	s := v.c.styles
-	a := v.detailNav.offset
-	b := min(len(v.detailLines), a+v.detailNav.height)
-	pos := scrollPosition(a, v.detailNav.height, len(v.detailLines))
-	head := s.Title.Render(fmt.Sprintf("Request %d", v.detail.ID)) + "  " + s.Muted.Render("esc back · r playground · c compare · y curl  "+pos)
-	return strings.Join(append([]string{head}, v.detailLines[a:b]...), "\n")
 }
 
 // detailLines lays a row out: what it was, its input, answer, usage,

@@ -98,10 +98,10 @@ func (v *logsView) spendCmd() tea.Cmd {
 	}
 }
 
-// spendView draws the panel.
-func (v *logsView) spendView() string {
-	s := v.c.styles
-	p := v.spendData
+// View draws the panel.
+func (sp *spendScreen) View() string {
+	s := sp.c.styles
+	p := sp.data
 	if p == nil {
 		return s.Muted.Render("reading the spend…")
 	}
@@ -114,7 +114,7 @@ func (v *logsView) spendView() string {
 		month += " · the key has no limit"
 	}
 	lines = append(lines, s.Value.Render(month), "")
-	room := max(1, (v.h-len(lines)-4)/2)
+	room := max(1, (sp.h-len(lines)-4)/2)
 	table := func(title string, rows []reqlog.SpendRow, name func(reqlog.SpendRow) string) {
 		lines = append(lines, s.TableHead.Render(fmt.Sprintf("  %-40s %10s %9s", title, "COST", "REQUESTS")))
 		for i, r := range rows {

@@ -84,11 +84,11 @@ func TestPlaygroundTurnsAreLoggedAndTheLogsViewReopensThem(t *testing.T) {
 	// The answer is rendered as markdown, as in the playground: its code
 	// fence is drawn as a block, not as backticks.
 	u.until("the answer rendered", func(m Model) bool {
-		a := strings.Join(logsOf(m).answer, "\n")
+		a := strings.Join(logsOf(m).open().answer, "\n")
 		return strings.Contains(a, "client.Stream(ctx, req)") && !strings.Contains(a, "```")
 	})
 	u.until("the request below", func(m Model) bool {
-		all := strings.Join(logsOf(m).detailLines, "\n")
+		all := strings.Join(logsOf(m).open().lines, "\n")
 		return strings.Contains(all, "── request (JSON) ──") && strings.Contains(all, `"temperature": 0.4`) && strings.Contains(all, "── generation record ──")
 	})
 	u.runes("y")

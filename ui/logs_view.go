@@ -42,21 +42,11 @@ type logsView struct {
 	err     error
 	at      time.Time
 
-	// detail is the row open (nil: the list); its lines are laid out per
-	// width.
-	detail      *reqlog.Entry
-	detailLines []string
-	detailWidth int
-	detailNav   listNav
-	// answer is the open row's answer rendered as markdown for
-	// answerWidth (nil until its command has answered: shown plain).
-	answer      []string
-	answerWidth int
-	md          *markdown
-
-	// spendOpen shows the spend panel ($) in place of the rows.
-	spendOpen bool
-	spendData *spendPanel
+	// md renders a logged answer as markdown (its cache outlives an
+	// open row).
+	md *markdown
+	// stack holds a row opened (logDetail) or the spend panel.
+	stack stack
 }
 
 func newLogsView(c *common) *logsView {
@@ -196,11 +186,8 @@ func (v *logsView) Init() tea.Cmd { return watchLogProblems(v.c) }
 func (v *logsView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.nav.setHeight(v.listHeight())
-	v.detailNav.setHeight(max(1, h-1))
 	v.table.layout(w)
-	if v.detail != nil && v.detailWidth != w {
-		v.layoutDetail()
-	}
+	v.stack.SetSize(w, h)
 }
 
 // KeyMap lists the keys that work now: the search line's while it is
@@ -213,28 +200,20 @@ func (v *logsView) KeyMap() help.KeyMap {
 	if v.c.opts.Requests == nil {
 		return keyMap{}
 	}
+	if s := v.stack.top(); s != nil {
+		return s.KeyMap()
+	}
 	k := v.keys
 	if v.selected() == nil {
 		k.Replay.SetEnabled(false)
 		k.Rerace.SetEnabled(false)
 		k.Curl.SetEnabled(false)
 	}
-	if v.detail != nil {
-		k.Spend.SetEnabled(false) // $ works from the list
-	}
 	return k
 }
 
-// detailTextWidth is the width the open row is laid out for.
-func (v *logsView) detailTextWidth() int { return max(20, v.w) }
-
-// renderAnswer asks for the open row's answer as markdown at the current
-// width (nil when there is nothing to render or it is already).
-func (v *logsView) renderAnswer() tea.Cmd {
-	w := v.detailTextWidth()
-	if v.detail == nil || v.detail.Answer == "" || v.answerWidth == w {
-		return nil
-	}
+// markdown is the renderer of logged answers, made on first use.
+func (v *logsView) markdown() *markdown {
 	if v.md == nil {
 		style := "light"
 		if v.c.styles.Dark {
@@ -242,15 +221,18 @@ func (v *logsView) renderAnswer() tea.Cmd {
 		}
 		v.md = &markdown{style: style, profile: v.c.styles.Renderer.ColorProfile(), note: v.c.styles.Muted}
 	}
-	return renderAnswerCmd(v.md, v.detail.ID, v.detail.Answer, w)
+	return v.md
 }
+
+// open is the logged request open, if any.
+func (v *logsView) open() *logDetail { d, _ := find[*logDetail](&v.stack); return d }
 
 func (v *logsView) Help() string {
 	switch {
 	case v.search.typing:
 		return "typing a search"
-	case v.detail != nil:
-		return "reading a logged request"
+	case v.stack.open():
+		return v.stack.top().Help()
 	}
 	return ""
 }
@@ -278,8 +260,8 @@ func (v *logsView) Stop() {
 func (v *logsView) listHeight() int { return max(1, v.h-3) }
 
 func (v *logsView) selected() *reqlog.Entry {
-	if v.detail != nil {
-		return v.detail
+	if d := v.open(); d != nil {
+		return &d.entry
 	}
 	if v.nav.cursor < 0 || v.nav.cursor >= len(v.rows) {
 		return nil
@@ -293,7 +275,11 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case focusMsg:
 		if msg.view == viewLogs {
-			return tea.Batch(v.loadCmd(), v.renderAnswer())
+			cmd := v.loadCmd()
+			if d := v.open(); d != nil {
+				cmd = tea.Batch(cmd, d.render())
+			}
+			return cmd
 		}
 	case logProblemMsg:
 		return tea.Batch(fail(msg.text), watchLogProblems(v.c))
@@ -315,14 +301,9 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 			v.nav.setCount(len(v.rows))
 		}
 	case spendLoadedMsg:
-		if msg.gen != v.gen {
-			return nil
+		if _, ok := v.stack.top().(*spendScreen); ok && msg.gen == v.gen {
+			return v.act(v.stack.update(msg))
 		}
-		if msg.err != nil {
-			return fail("reading the request log: " + describeErr(msg.err))
-		}
-		p := msg.panel
-		v.spendData = &p
 	case logsDetailMsg:
 		if msg.gen != v.gen {
 			return nil
@@ -330,25 +311,16 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return fail("reading the request log: " + describeErr(msg.err))
 		}
-		e := msg.entry
-		v.detail, v.detailLines, v.detailWidth, v.detailNav = &e, nil, 0, listNav{}
-		v.answer, v.answerWidth = nil, 0
-		v.detailNav.setHeight(max(1, v.h-1))
-		v.layoutDetail()
-		return v.renderAnswer()
-	case logsAnswerMsg:
-		if v.detail != nil && msg.id == v.detail.ID && msg.width == v.detailTextWidth() {
-			v.answer, v.answerWidth = msg.lines, msg.width
-			v.layoutDetail()
-		}
-	case tea.WindowSizeMsg:
-		return v.renderAnswer()
+		d := newLogDetail(v.c, v.keys, v.markdown(), msg.entry)
+		v.stack.push(d)
+		return d.render()
+	case logsAnswerMsg, tea.WindowSizeMsg:
+		return v.act(v.stack.update(msg))
 	case tea.MouseMsg:
-		if v.detail != nil {
-			v.detailNav.wheel(msg)
-		} else {
-			v.nav.wheel(msg)
+		if v.stack.open() {
+			return v.act(v.stack.update(msg))
 		}
+		v.nav.wheel(msg)
 	case tea.KeyMsg:
 		return v.key(msg)
 	}
@@ -367,43 +339,24 @@ func (v *logsView) key(msg tea.KeyMsg) tea.Cmd {
 	if v.c.opts.Requests == nil && !key.Matches(msg, k.List.Back) {
 		return say("the request log is off (log = false, or --no-log): nothing is recorded")
 	}
-	switch {
-	case key.Matches(msg, k.Replay), key.Matches(msg, k.Rerace):
+	if v.stack.open() {
+		return v.act(v.stack.update(msg))
+	}
+	if what, ok := k.ask(msg); ok {
 		e := v.selected()
-		if e == nil {
+		if e == nil && what != askReload {
 			return say("no logged request is selected")
 		}
-		return v.reopen(*e, key.Matches(msg, k.Rerace))
-	case key.Matches(msg, k.Curl):
-		e := v.selected()
-		if e == nil {
-			return say("no logged request is selected")
+		var entry reqlog.Entry
+		if e != nil {
+			entry = *e
 		}
-		return v.copyCurl(*e)
-	case key.Matches(msg, k.Reload):
-		return v.loadCmd()
-	case key.Matches(msg, k.Spend) && v.detail == nil:
-		v.spendOpen = !v.spendOpen
-		if v.spendOpen {
-			return v.spendCmd()
-		}
-		return nil
-	}
-	if v.spendOpen && key.Matches(msg, k.List.Back) {
-		v.spendOpen = false
-		return nil
-	}
-	if v.detail != nil {
-		switch {
-		case key.Matches(msg, k.List.Back):
-			v.detail = nil
-		case v.detailNav.key(msg, k.List):
-		default:
-			return unknownKey(msg)
-		}
-		return nil
+		return v.act(nil, event(logsAsk{what: what, entry: entry}))
 	}
 	switch {
+	case key.Matches(msg, k.Spend):
+		v.stack.push(&spendScreen{c: v.c, keys: v.keys})
+		return v.spendCmd()
 	case v.nav.key(msg, k.List):
 	case key.Matches(msg, k.List.Open):
 		e := v.selected()
@@ -423,6 +376,21 @@ func (v *logsView) key(msg tea.KeyMsg) tea.Cmd {
 		return unknownKey(msg)
 	}
 	return nil
+}
+
+// act is where the view does what its screens (and its own keys) ask.
+func (v *logsView) act(cmd tea.Cmd, a action) tea.Cmd {
+	if ask, ok := a.value.(logsAsk); ok {
+		switch ask.what {
+		case askReplay, askRerace:
+			return tea.Batch(cmd, v.reopen(ask.entry, ask.what == askRerace))
+		case askCurl:
+			return tea.Batch(cmd, v.copyCurl(ask.entry))
+		case askReload:
+			return tea.Batch(cmd, v.loadCmd())
+		}
+	}
+	return cmd
 }
 
 // reopen hands a logged request to the playground (r), or to its compare

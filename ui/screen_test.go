@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/gateway"
+	"github.com/gwdash/gwdash/internal/reqlog"
 )
 
 // fakeScreen answers every key with the action it was given.
@@ -95,4 +97,42 @@ func TestDestEditorAsksOnItsOwnStack(t *testing.T) {
 	if destOf(m).editor() != nil || destOf(m).stack.open() || !strings.Contains(m.notice, "edits discarded") {
 		t.Fatalf("yes closes the editor: %q", m.notice)
 	}
+}
+
+// The Logs view keeps a row opened and the spend panel on its stack: the
+// top screen takes the keys (its help lists only what works there), esc
+// or $ closes it, and the list is as it was.
+func TestLogsScreensAreOnTheStack(t *testing.T) {
+	_, c := startGW(t, gateway.Options{})
+	rec := requestLog(t)
+	rec.Record(reqlog.Entry{Kind: reqlog.KindResponse, Model: "demo/echo", State: "completed", Input: "hello there", Answer: "hi back"})
+	rec.Flush()
+	u := start(t, Options{Client: c, View: "logs", Requests: rec}, 120, 40)
+	u.screen("1 request logged", "hello there")
+	u.key(tea.KeyEnter)
+	u.screen("Request ", "── input ──", "hello there")
+	u.until("the row on the stack, without search or spend in its keys", func(m Model) bool {
+		d := logsOf(m).open()
+		if d == nil || logsOf(m).stack.top() != screen(d) {
+			return false
+		}
+		var keys []string
+		for _, b := range d.KeyMap().ShortHelp() {
+			if b.Enabled() {
+				keys = append(keys, b.Help().Key)
+			}
+		}
+		all := strings.Join(keys, " ")
+		return !strings.Contains(all, "/") && !strings.Contains(all, "$") && strings.Contains(all, "y")
+	})
+	u.runes("$")
+	u.screen("$ does nothing here")
+	u.key(tea.KeyEsc)
+	u.until("back on the list", func(m Model) bool { return !logsOf(m).stack.open() })
+	u.runes("$")
+	u.screen("Spend, last 30 days")
+	u.runes("$")
+	u.until("the panel closed by $", func(m Model) bool { return !logsOf(m).stack.open() })
+	u.screen("hello there", "1 request logged")
+	u.quit()
 }
