@@ -191,12 +191,7 @@ func readBatchData(raw []byte, src io.Reader) (*BatchData, error) {
 					hint = int(min(rc.Total, int64(len(raw)/16))) // an item is more than 16 bytes
 				}
 			}
-			if len(meta) > 1 {
-				meta = append(meta, ',')
-			}
-			meta, _ = jsontext.AppendQuote(meta, name)
-			meta = append(meta, ':')
-			meta = append(meta, val...)
+			meta = appendMember(meta, name, val)
 			continue
 		}
 		if dec.PeekKind() == 'n' {

@@ -108,24 +108,14 @@ func (c *Client) AllBatches(ctx context.Context, o BatchListOptions) iter.Seq2[B
 
 // WalkBatches is AllBatches with a Pager of the caller's (its bounds).
 func (c *Client) WalkBatches(ctx context.Context, o BatchListOptions, p *Pager) iter.Seq2[Batch, error] {
-	return func(yield func(Batch, error) bool) {
-		for p.More() {
-			o.After = p.After()
-			page, err := c.ListBatches(ctx, o)
-			if err != nil {
-				yield(Batch{}, err)
-				return
-			}
-			for _, b := range p.Batches(page) {
-				if !yield(b, nil) {
-					return
-				}
-			}
+	return walk(p, func() ([]Batch, error) {
+		o.After = p.After()
+		page, err := c.ListBatches(ctx, o)
+		if err != nil {
+			return nil, err
 		}
-		if err := p.Err(); err != nil {
-			yield(Batch{}, err)
-		}
-	}
+		return p.Batches(page), nil
+	})
 }
 
 // DeleteBatch deletes a settled batch. An in-flight one answers 409 (an

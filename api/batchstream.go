@@ -92,12 +92,7 @@ func eachResult(src io.Reader, each func([]byte) error) (*Batch, error) {
 			if err != nil {
 				return nil, err
 			}
-			if len(meta) > 1 {
-				meta = append(meta, ',')
-			}
-			meta, _ = jsontext.AppendQuote(meta, name)
-			meta = append(meta, ':')
-			meta = append(meta, val...)
+			meta = appendMember(meta, name, val)
 			continue
 		}
 		switch dec.PeekKind() {
@@ -165,4 +160,15 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 		c.err = err
 	}
 	return n, err
+}
+
+// appendMember appends "name":val to the members of a JSON object being
+// built in meta (which starts with its '{').
+func appendMember(meta []byte, name string, val jsontext.Value) []byte {
+	if len(meta) > 1 {
+		meta = append(meta, ',')
+	}
+	meta, _ = jsontext.AppendQuote(meta, name)
+	meta = append(meta, ':')
+	return append(meta, val...)
 }

@@ -234,23 +234,13 @@ func (c *Client) WalkDestinations(ctx context.Context, workspaceID string, pageS
 	if pageSize <= 0 || pageSize > 100 {
 		pageSize = 100
 	}
-	return func(yield func(Destination, error) bool) {
-		for p.More() {
-			page, err := c.ListDestinations(ctx, ListOptions{Offset: p.Offset(), Limit: pageSize, WorkspaceID: workspaceID})
-			if err != nil {
-				yield(Destination{}, err)
-				return
-			}
-			for _, d := range p.Destinations(page) {
-				if !yield(d, nil) {
-					return
-				}
-			}
+	return walk(p, func() ([]Destination, error) {
+		page, err := c.ListDestinations(ctx, ListOptions{Offset: p.Offset(), Limit: pageSize, WorkspaceID: workspaceID})
+		if err != nil {
+			return nil, err
 		}
-		if err := p.Err(); err != nil {
-			yield(Destination{}, err)
-		}
-	}
+		return p.Destinations(page), nil
+	})
 }
 
 // Nullable is a PATCH member that can be omitted (the zero value), sent as

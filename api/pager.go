@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"iter"
 )
 
 // ListBounds bound one walk of a list's pages: every list gwdash reads
@@ -246,4 +247,28 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// walk yields the items of each page next reads while the pager says
+// there is more, and ends with the pager's error (a walk stopped early)
+// or next's, whichever comes first. One walk serves every list.
+func walk[T any](p *Pager, next func() ([]T, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		for p.More() {
+			items, err := next()
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, x := range items {
+				if !yield(x, nil) {
+					return
+				}
+			}
+		}
+		if err := p.Err(); err != nil {
+			yield(zero, err)
+		}
+	}
 }

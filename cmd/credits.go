@@ -26,15 +26,8 @@ func (a *app) creditsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return a.json(raw)
-			}
-			t := newTable(a.out)
-			t.row("balance", present.Balance(cr))
-			t.row("bought", format.Cost(cr.TotalCredits))
-			t.row("used", format.Cost(cr.TotalUsage))
-			t.flush()
-			return nil
+			return a.printRecord(asJSON, raw, [][2]string{
+				{"balance", present.Balance(cr)}, {"bought", format.Cost(cr.TotalCredits)}, {"used", format.Cost(cr.TotalUsage)}})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print what the server sent")

@@ -88,15 +88,7 @@ func (a *app) keyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return a.json(raw)
-			}
-			t := newTable(a.out)
-			for _, row := range present.KeyRows(k) {
-				t.row(row[0], oneLine(row[1]))
-			}
-			t.flush()
-			return nil
+			return a.printRecord(asJSON, raw, present.KeyRows(k))
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print what the server sent")
@@ -118,15 +110,7 @@ func (a *app) generationCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return a.json(raw)
-			}
-			t := newTable(a.out)
-			for _, row := range present.GenerationRows(g) {
-				t.row(row[0], oneLine(row[1]))
-			}
-			t.flush()
-			return nil
+			return a.printRecord(asJSON, raw, present.GenerationRows(g))
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print what the server sent")

@@ -170,6 +170,20 @@ func Run(ctx context.Context, args []string, stdio IO, env config.Env) int {
 
 // json writes JSON bytes as sent (every control escaped, which keeps the
 // value) and ends the line.
+// printRecord prints one record: what the server sent with --json,
+// otherwise its label/value rows, each value on one line.
+func (a *app) printRecord(asJSON bool, raw []byte, rows [][2]string) error {
+	if asJSON {
+		return a.json(raw)
+	}
+	t := newTable(a.out)
+	for _, row := range rows {
+		t.row(row[0], oneLine(row[1]))
+	}
+	t.flush()
+	return nil
+}
+
 func (a *app) json(raw []byte) error {
 	if err := textsafe.WriteJSON(a.io.Out, raw); err != nil {
 		return err

@@ -23,25 +23,20 @@ import (
 )
 
 // Clean returns s in inert, visible form (see the package comment).
-func Clean(s string) string {
-	if isPlain(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	appendClean(&b, s, false)
-	return b.String()
-}
+func Clean(s string) string { return clean(s, false) }
 
 // Line is Clean for a value drawn on a single line: newlines and tabs
 // become spaces.
-func Line(s string) string {
-	if isPlainLine(s) {
+func Line(s string) string { return clean(s, true) }
+
+// clean is Clean, or Line with oneLine set; plain text comes back as is.
+func clean(s string, oneLine bool) string {
+	if oneLine && isPlainLine(s) || !oneLine && isPlain(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	appendClean(&b, s, true)
+	appendClean(&b, s, oneLine)
 	return b.String()
 }
 
