@@ -7,6 +7,7 @@ package ui
 // Every read of the file happens in a command.
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -401,12 +402,9 @@ func (v *logsView) reopen(e reqlog.Entry, rerace bool) tea.Cmd {
 	}
 	db, ctx := v.db, v.c.ctx
 	return func() tea.Msg {
-		if e.Request == "" && db != nil {
-			full, err := db.Get(ctx, e.ID)
-			if err != nil {
-				return failNotice("reading the request log: " + describeErr(err))
-			}
-			e = full
+		e, err := whole(ctx, db, e)
+		if err != nil {
+			return failNotice("reading the request log: " + describeErr(err))
 		}
 		req, err := reqlog.ReplayRequest(e)
 		if err != nil {
@@ -428,12 +426,9 @@ func (v *logsView) copyCurl(e reqlog.Entry) tea.Cmd {
 		base = c.client.BaseURL()
 	}
 	return func() tea.Msg {
-		if e.Request == "" && db != nil {
-			full, err := db.Get(ctx, e.ID)
-			if err != nil {
-				return failNotice("reading the request log: " + describeErr(err))
-			}
-			e = full
+		e, err := whole(ctx, db, e)
+		if err != nil {
+			return failNotice("reading the request log: " + describeErr(err))
 		}
 		text, err := curlCommand(base, e)
 		if err != nil {
@@ -441,4 +436,13 @@ func (v *logsView) copyCurl(e reqlog.Entry) tea.Cmd {
 		}
 		return copyCmd(c, text, "the request as curl (key as $GWDASH_API_KEY)")()
 	}
+}
+
+// whole is a row with its request, read from the log when the list's copy
+// was read without it.
+func whole(ctx context.Context, db *reqlog.DB, e reqlog.Entry) (reqlog.Entry, error) {
+	if e.Request != "" || db == nil {
+		return e, nil
+	}
+	return db.Get(ctx, e.ID)
 }
