@@ -98,7 +98,7 @@ func (v *batchesView) View() string {
 		cells := v.cells(r)
 		if !sel {
 			// colour inside the cells: the status badge and the bar
-			cells[0] = s.fg(s.statusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[0])
+			cells[0] = s.Fg(s.StatusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[0])
 		}
 		if v.tbl.shown(3) {
 			cells[3] = progressBar(s, r.b.RequestCounts, v.tbl.widths[3])

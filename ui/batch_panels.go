@@ -54,11 +54,11 @@ func badgeFor(s Styles, b *api.Batch, payment bool) string {
 	case b.Status == api.BatchCompleted && b.RequestCounts.Failed > 0:
 		word = "completed with errors"
 	}
-	role := s.statusRole(b.Status, b.RequestCounts.Failed > 0)
+	role := s.StatusRole(b.Status, b.RequestCounts.Failed > 0)
 	if payment {
 		role = s.Theme.Warning
 	}
-	return s.badge(word, role)
+	return s.Badge(word, role)
 }
 
 // headerCard shows id, endpoint, model, status, times and window.
