@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -248,5 +249,25 @@ func TestRecordDoesNotFollowSymlinks(t *testing.T) {
 	s.Remember("g", Batch{ID: "a"})
 	if b, _ := os.ReadFile(target); string(b) != "keep" {
 		t.Fatalf("written through a symlink: %q", b)
+	}
+}
+
+// Watches are kept per gateway, read back by another Store, bounded, and
+// an unwatch removes one.
+func TestWatchedBatches(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir)
+	base := "https://gw.example/api/v1"
+	for i := range MaxWatched + 3 {
+		s.Watch(base, fmt.Sprintf("batch-%d", i))
+	}
+	s.Watch(base, "batch-0") // already watched: nothing
+	s.Unwatch(base, "batch-1")
+	got := Open(dir).Watched(base)
+	if len(got) != MaxWatched-1 || got[0] != "batch-0" || slices.Contains(got, "batch-1") {
+		t.Fatalf("%d watched: %v", len(got), got)
+	}
+	if other := Open(dir).Watched("https://other.example/api/v1"); len(other) != 0 {
+		t.Fatalf("another gateway: %v", other)
 	}
 }
