@@ -99,7 +99,7 @@ func (a *app) batchWatch() *cobra.Command {
 			if a.store().SubmittedWithin(gatewayKey(client), args[0], api.RecentSubmission, time.Now()) {
 				grace = api.SubmitGrace
 			}
-			if a.onSettled, err = a.settledHook(cfg, notifyEnd, execLine); err != nil {
+			if a.onSettled, err = a.settledHook(cfg, client, notifyEnd, execLine); err != nil {
 				return err
 			}
 			return a.watch(c.Context(), client, args[0], interval, timeout, grace, asJSON)
@@ -122,7 +122,11 @@ func (a *app) watch(ctx context.Context, client *api.Client, id string, interval
 		defer cancel()
 	}
 	p := &progress{raw: a.io.Err, w: a.errw, tty: a.io.ErrTTY}
-	b, err := client.WatchBatch(ctx, id, api.PollOptions{Interval: interval, NotFoundGrace: grace}, p.report)
+	report := p.report
+	if a.onPoll != nil {
+		report = func(u api.PollUpdate) { p.report(u); a.onPoll(ctx) }
+	}
+	b, err := client.WatchBatch(ctx, id, api.PollOptions{Interval: interval, NotFoundGrace: grace}, report)
 	p.done()
 	a.remember(client, b)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -22,16 +23,13 @@ import (
 // execTimeout bounds a --exec command.
 const execTimeout = 10 * time.Minute
 
-// notifyTitle is the title of gwdash's notifications.
-const notifyTitle = "gwdash"
-
 // settledHook builds what `batch watch --notify --exec CMD` does once the
 // batch reaches a terminal status: a terminal notification (on stderr,
 // when it is a terminal) and CMD run directly, never through a shell,
 // with the batch in GWDASH_BATCH_* variables. CMD is split into words
 // and found before anything is sent, so a typo is refused at once (exit
 // 2). nil when neither is asked for.
-func (a *app) settledHook(cfg *config.Resolved, notifyEnd bool, execLine string) (func(*api.Batch), error) {
+func (a *app) settledHook(cfg *config.Resolved, client *api.Client, notifyEnd bool, execLine string) (func(*api.Batch), error) {
 	var argv []string
 	if execLine != "" {
 		words, err := shlex.Split(execLine)
@@ -55,12 +53,15 @@ func (a *app) settledHook(cfg *config.Resolved, notifyEnd bool, execLine string)
 			n = notify.New(a.io.Err, cfg.Notify, a.env)
 		}
 	}
+	if n != nil && cfg.CreditWarn > 0 {
+		a.onPoll = a.creditCheck(client, &notify.CreditWatch{Threshold: cfg.CreditWarn}, n, time.Now)
+	}
 	if n == nil && argv == nil {
 		return nil, nil
 	}
 	return func(b *api.Batch) {
 		if n != nil {
-			if err := n.Notify(notifyTitle, present.BatchEnded(b)); err != nil {
+			if err := n.Notify(notify.Title, present.BatchEnded(b)); err != nil {
 				fmt.Fprintln(a.errw, "gwdash: --notify: "+describe(err))
 			}
 		}
@@ -68,6 +69,51 @@ func (a *app) settledHook(cfg *config.Resolved, notifyEnd bool, execLine string)
 			a.runExec(argv, b)
 		}
 	}, nil
+}
+
+// creditEvery is how often `batch watch --notify` reads the key's credit
+// (GET /key) for credit_warn: at the first poll, then at most this often.
+const creditEvery = 5 * time.Minute
+
+// creditCheck is credit_warn while a batch is watched: the key's credit
+// is read at the first poll and then at most every creditEvery; when
+// what remains falls under credit_warn it is said on stderr and through
+// the notifier, once (again only after it went back above). A failed
+// read is passed over: the next one may answer.
+func (a *app) creditCheck(client *api.Client, cw *notify.CreditWatch, n *notify.Notifier, now func() time.Time) func(context.Context) {
+	var last time.Time
+	return func(ctx context.Context) {
+		t := now()
+		if !last.IsZero() && t.Sub(last) < creditEvery {
+			return
+		}
+		last = t
+		k, _, err := client.Key(ctx)
+		if err != nil {
+			return
+		}
+		if text := cw.Observe(k); text != "" {
+			if a.io.ErrTTY {
+				io.WriteString(a.io.Err, "\r\x1b[2K") // over the progress line, which comes back
+			}
+			fmt.Fprintln(a.errw, "gwdash: warning: "+text)
+			if err := n.Notify(notify.Title, text); err != nil {
+				fmt.Fprintln(a.errw, "gwdash: --notify: "+describe(err))
+			}
+		}
+	}
+}
+
+// dashNotifier is the dashboard's notifier: on stderr when it is a
+// terminal (the dashboard draws on stdout; a sequence is written whole,
+// as OSC 52 copies are), nil when the notify setting is off or stderr is
+// not a terminal (then a watched batch's end is said in the status bar
+// only).
+func (a *app) dashNotifier(cfg *config.Resolved) *notify.Notifier {
+	if cfg.Notify == notify.Off || !a.io.ErrTTY {
+		return nil
+	}
+	return notify.New(a.io.Err, cfg.Notify, a.env)
 }
 
 // runExec runs a --exec command for a batch that ended. Its output goes

@@ -123,3 +123,30 @@ func TestWatchExec(t *testing.T) {
 	h.run("", "batch", "watch", chat, "--exec", "false").must(t, 0, nil, []string{"--exec", "exit status 1"})
 	h.run("", "batch", "watch", h.srv.SeedID(gateway.SeedCancelled), "--exec", env).must(t, 1, nil, []string{"GWDASH_BATCH_STATUS=cancelled", "batch ended cancelled"})
 }
+
+// credit_warn: `batch watch --notify` reads the key's credit and, when
+// what remains is under the threshold, warns once on stderr and through
+// the same channel; a bad value is refused naming the setting; without
+// the setting nothing is said.
+func TestWatchNotifyCreditWarn(t *testing.T) {
+	h := newHarness(t, gateway.Options{KeyLimit: 10, KeyUsage: 7})
+	chat := h.srv.SeedID(gateway.SeedChat)
+	h.env["TERM_PROGRAM"] = "iTerm.app"
+	if r := h.runTTY("batch", "watch", chat, "--notify"); r.code != 0 || strings.Contains(r.err, "credit low") {
+		t.Fatalf("without credit_warn: %d %q", r.code, r.err)
+	}
+	h.run("", "config", "set", "--", "credit_warn", "-1").must(t, 2, nil, []string{"credit_warn must be a dollar amount from 0 (off)"})
+	h.run("", "config", "set", "credit_warn", "five").must(t, 2, nil, []string{"credit_warn must be a dollar amount"})
+	h.run("", "config", "set", "credit_warn", "5.00").must(t, 0, nil, nil)
+	h.run("", "config", "show").must(t, 0, []string{"credit_warn", "$5.00"}, nil)
+	r := h.runTTY("batch", "watch", chat, "--notify")
+	r.must(t, 0, nil, []string{"gwdash: warning: credit low: $3.00 left on this key (under credit_warn $5.00)"})
+	if n := strings.Count(r.err, "\x1b]9;gwdash: credit low: $3.00 left"); n != 1 {
+		t.Fatalf("%d credit notifications, want 1: %q", n, r.err)
+	}
+	// Above the threshold: nothing.
+	h.run("", "config", "set", "credit_warn", "2").must(t, 0, nil, nil)
+	if r := h.runTTY("batch", "watch", chat, "--notify"); r.code != 0 || strings.Contains(r.err, "credit low") {
+		t.Fatalf("above the threshold: %d %q", r.code, r.err)
+	}
+}

@@ -66,6 +66,11 @@ func (a *app) configCommand() *cobra.Command {
 			t.row("poll_interval", cfg.PollInterval.String(), src("poll_interval"))
 			t.row("read_only", format.OnOff(cfg.ReadOnly), src("read_only"))
 			t.row("notify", string(cfg.Notify), src("notify"))
+			creditWarn := "off"
+			if cfg.CreditWarn > 0 {
+				creditWarn = format.Cost(cfg.CreditWarn)
+			}
+			t.row("credit_warn", creditWarn, src("credit_warn"))
 			t.row("answer_cap_mb", fmt.Sprint(cfg.AnswerCap>>20), src("answer_cap_mb"))
 			t.row("log", format.OnOff(cfg.Log), src("log"))
 			age, size := logRetention(cfg)
@@ -122,6 +127,17 @@ var settable = map[string]func(p *config.Profile, v string) error{
 			return err
 		}
 		p.Notify = v
+		return nil
+	},
+	"credit_warn": func(p *config.Profile, v string) error {
+		n, err := strconv.ParseFloat(strings.TrimPrefix(v, "$"), 64)
+		if err != nil {
+			return notify.CheckCreditWarn(-1)
+		}
+		if err := notify.CheckCreditWarn(n); err != nil {
+			return err
+		}
+		p.CreditWarn = &n
 		return nil
 	},
 	"answer_cap_mb": func(p *config.Profile, v string) error {

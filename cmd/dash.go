@@ -57,7 +57,7 @@ func (a *app) uiOptions(cfg *config.Resolved, client *api.Client) (ui.Options, e
 	}
 	return ui.Options{Client: ui.FromAPI(client, cache), Profile: cfg.Profile, View: a.view, BatchID: a.batchID, Model: a.model,
 		ReadOnly: cfg.ReadOnly, Workspace: ws, Poll: api.PollOptions{Interval: cfg.PollInterval}, Record: record.Open(state), Renderer: r,
-		Requests: a.reqlog, AnswerCap: cfg.AnswerCap}, nil
+		Requests: a.reqlog, AnswerCap: cfg.AnswerCap, Notifier: a.dashNotifier(cfg), CreditWarn: cfg.CreditWarn}, nil
 }
 
 // dashboard opens the Bubble Tea dashboard.

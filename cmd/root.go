@@ -120,6 +120,9 @@ type app struct {
 	// onSettled, when set, is told of a watched batch that reached a
 	// terminal status (batch watch --notify, --exec).
 	onSettled func(*api.Batch)
+	// onPoll, when set, is called after each poll of a watched batch
+	// (batch watch --notify: credit_warn).
+	onPoll func(context.Context)
 	// dashboard options
 	view, batchID, model string
 	logPath              string

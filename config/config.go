@@ -47,6 +47,9 @@ type Profile struct {
 	// log's defaults, 90 days and 512 MiB).
 	LogKeepDays int64 `toml:"log_keep_days,omitempty"`
 	LogMaxMB    int64 `toml:"log_max_mb,omitempty"`
+	// CreditWarn warns (the notify channel) when the key's remaining
+	// limit falls under it, in dollars; absent or 0: off.
+	CreditWarn *float64 `toml:"credit_warn,omitempty"`
 }
 
 // File is the config file: a default profile and the profiles by name.
@@ -93,6 +96,9 @@ type Settings struct {
 	MaxBodyMB int64
 	// Notify is how a watched batch's end is told (notify.Mode).
 	Notify notify.Mode
+	// CreditWarn is the remaining limit, in dollars, under which the key's
+	// credit is warned of through the same channel (0: off).
+	CreditWarn float64
 	// AnswerCap is the most answer text kept per model, in bytes: a
 	// playground turn, a compare pane, a spooled answer of a multi-model
 	// respond. Past it that answer's stream stops, "truncated at" the cap,
@@ -244,6 +250,11 @@ func Parse(b []byte, name string) (*File, error) {
 		if _, err := notify.ParseMode(p.Notify); err != nil {
 			return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] notify %q: %v", name, p.Notify, err)}
 		}
+		if p.CreditWarn != nil {
+			if err := notify.CheckCreditWarn(*p.CreditWarn); err != nil {
+				return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] credit_warn %v: %v", name, *p.CreditWarn, err)}
+			}
+		}
 		if p.PollInterval != "" {
 			if _, err := time.ParseDuration(p.PollInterval); err != nil {
 				return nil, &ConfigError{Msg: fmt.Sprintf("config file: [profiles.%s] poll_interval %q is not a duration like 5s", name, p.PollInterval)}
@@ -352,6 +363,10 @@ func Load(in Inputs) (*Resolved, error) {
 	r.Sources["notify"] = "default"
 	if prof.Notify != "" {
 		r.Sources["notify"] = fileSrc
+	}
+	r.Sources["credit_warn"] = "default"
+	if prof.CreditWarn != nil {
+		r.CreditWarn, r.Sources["credit_warn"] = *prof.CreditWarn, fileSrc // checked when the file was read
 	}
 	r.Log, r.Sources["log"] = prof.Log == nil || *prof.Log, "default"
 	switch {

@@ -206,3 +206,25 @@ func TestKeyCommandKilledWithItsChildren(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// credit_warn: off by default; a dollar amount (a whole number too) is
+// kept with its source; a negative, huge or non-number value is refused
+// naming the profile and the setting.
+func TestCreditWarn(t *testing.T) {
+	r, err := Load(Inputs{Flags: Flags{ConfigPath: writeConfig(t, "[profiles.default]\nbase_url = \"https://gw.example/api/v1\"\n", 0o600)}, Env: envOf(nil)})
+	if err != nil || r.CreditWarn != 0 || r.Sources["credit_warn"] != "default" {
+		t.Fatalf("default: %v %v %q", err, r.CreditWarn, r.Sources["credit_warn"])
+	}
+	for body, want := range map[string]float64{"credit_warn = 5": 5, "credit_warn = 2.50": 2.5} {
+		r, err := Load(Inputs{Flags: Flags{ConfigPath: writeConfig(t, "[profiles.default]\n"+body+"\n", 0o600)}, Env: envOf(nil)})
+		if err != nil || r.CreditWarn != want || r.Sources["credit_warn"] != "file [profiles.default]" {
+			t.Fatalf("%s: %v %v %q", body, err, r.CreditWarn, r.Sources["credit_warn"])
+		}
+	}
+	for _, body := range []string{"credit_warn = -1", "credit_warn = 1e9", "credit_warn = nan", `credit_warn = "5"`} {
+		_, err := Load(Inputs{Flags: Flags{ConfigPath: writeConfig(t, "[profiles.p]\n"+body+"\n", 0o600), Profile: "p"}, Env: envOf(nil)})
+		if err == nil || !strings.Contains(err.Error(), "credit_warn") {
+			t.Errorf("%s: %v", body, err)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/notify"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
@@ -125,7 +126,7 @@ func New(opts Options) Model {
 	}
 	c := &common{opts: opts, client: guardWrites(opts.Client, opts.ReadOnly), styles: NewStyles(DefaultTheme(), r), keys: DefaultGlobalKeys(),
 		width: 80, height: 24, ctx: ctx, cancel: cancel, record: opts.Record,
-		submitted: map[string]time.Time{}, writes: newWriteQueue()}
+		submitted: map[string]time.Time{}, writes: newWriteQueue(), credit: &notify.CreditWatch{Threshold: opts.CreditWarn}}
 	if c.client != nil {
 		c.base = record.Key(c.client.BaseURL())
 	}
@@ -234,8 +235,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case creditMsg:
+		var warn tea.Cmd
 		if msg.err == nil {
 			m.credit = msg.key
+			warn = m.c.creditWarn(msg.key) // credit_warn: batch_watch.go
 		} else if api.IsNotOffered(msg.err) {
 			m.credit = nil
 		}
@@ -244,7 +247,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if api.IsNotOffered(msg.cerr) {
 			m.balance = nil
 		}
-		return m, nil
+		return m, warn
 	case creditsStaleMsg:
 		return m, m.c.safeCmd(shellOwner, m.fetchCredit())
 	case replayMsg: // a logged request reopened: the playground takes it

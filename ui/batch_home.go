@@ -121,14 +121,21 @@ type batchesView struct {
 	open    *batchView
 	confirm *confirmPrompt
 	submit  *submitDialog
+
+	// marks are the batches marked for a diff (A, then B); diff is the
+	// diff screen while open (batch_diff.go).
+	marks []string
+	diff  *diffView
+	// watch is the batches watched until they end (batch_watch.go).
+	watch *watchList
 }
 
 func newBatchesView(c *common) *batchesView {
-	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: newHeldCache(heldBytes),
+	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: newHeldCache(heldBytes), watch: newWatchList(c),
 		filter:    newFilterLine("id, model or status contains… (enter on an id opens it)"),
 		listEvery: homeListEvery,
 		tbl: newTable(
-			column{title: "STATUS", keep: 9, max: 24},
+			column{title: "STATUS", keep: 9, max: 28},
 			column{title: "ID", keep: 1, min: 10, tail: true},
 			column{title: "MODEL", keep: 7, max: 36},
 			column{title: "PROGRESS", keep: 3, min: 10, max: 12, optional: true},
@@ -216,6 +223,10 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 			v.closeOpen()
 		}
 		return v.resume()
+	case diffLoadedMsg, diffRowMsg, closeDiffMsg:
+		return v.onDiffMsg(msg)
+	case watchToggleMsg:
+		return v.onWatchMsg(msg)
 	case submittedMsg, submitCheckedMsg:
 		if v.submit != nil {
 			return v.onSubmit(msg)
@@ -235,13 +246,17 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 		if v.open != nil {
 			return v.open.Update(msg)
 		}
+		if v.diff != nil {
+			return v.diff.Update(msg)
+		}
 		if v.nav.wheel(msg) {
 			return v.pollVisible()
 		}
 		return nil
 	}
 	if v.open != nil {
-		return v.open.Update(msg)
+		// the open batch's polls: a watched one that ends is told
+		return tea.Batch(v.open.Update(msg), v.observeOpen())
 	}
 	return nil
 }
@@ -262,6 +277,7 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 	cleared := errorEnded(aboutBatchList)
 	now := v.c.now()
 	var seen []record.Batch
+	var ended []tea.Cmd
 	fresh := v.foldPage(msg.page)
 	for i := range fresh {
 		b := fresh[i]
@@ -273,13 +289,14 @@ func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 			v.byID[b.ID] = r
 		}
 		seen = append(seen, record.FromAPI(&b, now))
+		ended = append(ended, v.observe(&b))
 	}
 	if !v.pager.More() {
 		v.mergeRecord(msg.recorded)
 	}
 	v.apply()
 	saved := v.c.remember(func(st *record.Store, base string) { st.Remember(base, seen...) })
-	return tea.Batch(cleared, saved, v.maybeMore(), v.pollVisible())
+	return tea.Batch(append(ended, cleared, saved, v.maybeMore(), v.pollVisible(), v.pollWatched())...)
 }
 
 // mergeRecord adds the batches remembered here that the server did not
@@ -327,7 +344,9 @@ func (v *batchesView) selected() *homeRow {
 func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case v.open != nil:
-		return v.open.Update(msg)
+		return tea.Batch(v.open.Update(msg), v.observeOpen())
+	case v.diff != nil:
+		return v.diff.Update(msg)
 	case v.submit != nil:
 		return v.submitKey(msg)
 	case v.confirm != nil:
@@ -409,6 +428,16 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		v.submit = newSubmitDialog(v.c)
 		return v.submit.path.focus()
+	case key.Matches(msg, k.Mark):
+		return v.markKey()
+	case key.Matches(msg, k.Diff):
+		return v.openDiff()
+	case key.Matches(msg, k.Watch):
+		r := v.selected()
+		if r == nil {
+			return say("no batch is selected: nothing to watch")
+		}
+		return v.toggleWatch(r.b.ID)
 	}
 	return unknownKey(msg)
 }
@@ -499,6 +528,8 @@ func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
 	}
 	delete(v.byID, msg.id)
 	v.held.remove(msg.id)
+	v.dropMark(msg.id)
+	v.watch.drop(msg.id)
 	for i, r := range v.rows {
 		if r.b.ID == msg.id {
 			v.rows = append(v.rows[:i], v.rows[i+1:]...)
@@ -507,7 +538,7 @@ func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
 	}
 	v.apply()
 	id := msg.id
-	return tea.Batch(v.c.remember(func(st *record.Store, base string) { st.Forget(base, id) }),
+	return tea.Batch(v.c.remember(func(st *record.Store, base string) { st.Forget(base, id); st.Unwatch(base, id) }),
 		say("deleted batch "+textsafe.Line(msg.id)))
 }
 
@@ -517,6 +548,8 @@ func (v *batchesView) KeyMap() help.KeyMap {
 	switch {
 	case v.open != nil:
 		return v.open.KeyMap()
+	case v.diff != nil:
+		return v.diff.KeyMap()
 	case v.submit != nil:
 		return v.submit.KeyMap()
 	case v.confirm != nil:
@@ -533,6 +566,8 @@ func (v *batchesView) Help() string {
 	switch {
 	case v.open != nil:
 		return v.open.Help()
+	case v.diff != nil:
+		return v.diff.Help()
 	case v.submit != nil:
 		return "submitting a batch"
 	case v.confirm != nil:
@@ -557,6 +592,8 @@ func (v *batchesView) Busy() string {
 	switch {
 	case v.open != nil:
 		return v.open.busy()
+	case v.diff != nil:
+		return v.diff.busy()
 	case v.loading:
 		return "loading batches"
 	}
@@ -584,5 +621,8 @@ func (v *batchesView) Stop() {
 	v.refreshGen++
 	if v.open != nil {
 		v.open.stop()
+	}
+	if v.diff != nil {
+		v.diff.cancel()
 	}
 }

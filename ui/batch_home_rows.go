@@ -160,11 +160,11 @@ func (v *batchesView) onScreen(id string) bool {
 
 func (v *batchesView) pollRow(id string) tea.Cmd {
 	r := v.byID[id]
-	if r == nil || r.b.Status.Terminal() || !v.shown() || !v.onScreen(id) {
+	if r == nil || r.b.Status.Terminal() || !v.keepPolling(id) {
 		if r != nil {
-			// off screen or hidden: polled again when it comes back
-			// (pollVisible, after a scroll, a filter, a batch closed or
-			// the home shown again)
+			// off screen or hidden (and not watched): polled again when
+			// it comes back (pollVisible, after a scroll, a filter, a
+			// batch closed or the home shown again)
 			r.polling = false
 		}
 		return nil
@@ -196,7 +196,7 @@ func (v *batchesView) onRowFetched(msg rowFetchedMsg) tea.Cmd {
 		r.b = *b
 		r.fromRecord = false
 		rb := record.FromAPI(b, msg.at)
-		saved = v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) })
+		saved = tea.Batch(v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) }), v.observe(b))
 		if msg.data.Rows != nil {
 			v.held.put(msg.id, msg.data)
 		}
@@ -226,8 +226,10 @@ const (
 )
 
 // shown reports whether the home's list is on screen (the home is the
-// view shown and no batch is open over it).
-func (v *batchesView) shown() bool { return v.c.active == viewBatches && v.open == nil }
+// view shown and no batch nor diff is open over it).
+func (v *batchesView) shown() bool {
+	return v.c.active == viewBatches && v.open == nil && v.diff == nil
+}
 
 // resume is the home coming back into sight: the list is read if it fell
 // due while hidden, and the in-flight rows on screen poll again.
@@ -239,7 +241,7 @@ func (v *batchesView) resume() tea.Cmd {
 	if v.refreshDue {
 		cmds = append(cmds, v.reload())
 	}
-	return tea.Batch(append(cmds, v.pollVisible())...)
+	return tea.Batch(append(cmds, v.pollVisible(), v.pollWatched())...)
 }
 
 // armRefresh arms the next read of the list once a read ended: the

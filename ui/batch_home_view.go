@@ -25,6 +25,9 @@ func (v *batchesView) SetSize(w, h int) {
 	if v.submit != nil {
 		v.submit.setSize(w, h)
 	}
+	if v.diff != nil {
+		v.diff.SetSize(w, h)
+	}
 }
 
 func (v *batchesView) layout() {
@@ -42,7 +45,7 @@ func btoi(b bool) int {
 // cells are a row's plain cells.
 func (v *batchesView) cells(r *homeRow) []string {
 	b := &r.b
-	status := textsafe.Line(present.Status(b.Status)) // as `batch list` says it
+	status := v.markOf(b.ID) + textsafe.Line(present.Status(b.Status)) + v.watch.badge(b.ID) // as `batch list` says it
 	id := textsafe.Line(b.ID)
 	switch {
 	case r.fromRecord:
@@ -57,6 +60,9 @@ func (v *batchesView) cells(r *homeRow) []string {
 func (v *batchesView) View() string {
 	if v.open != nil {
 		return v.open.View()
+	}
+	if v.diff != nil {
+		return v.diff.View()
 	}
 	if v.submit != nil {
 		return v.submit.view(v.c.styles)

@@ -316,6 +316,8 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return v.startExport()
 	case key.Matches(msg, k.Copy):
 		return v.copySelected()
+	case key.Matches(msg, k.Watch): // the home keeps the watches (batch_watch.go)
+		return msgCmd(watchToggleMsg{id: v.id})
 	}
 	if v.res == nil {
 		if isNavKey(msg, k.ListKeys) || key.Matches(msg, k.Filter) || key.Matches(msg, k.Open) || key.Matches(msg, k.Show) || key.Matches(msg, k.Sort) || key.Matches(msg, k.ErrorType) {
@@ -507,7 +509,7 @@ func (v *batchView) KeyMap() help.KeyMap {
 		return v.res.search.keys
 	case v.res == nil:
 		k := v.keys
-		return keyMap{short: []key.Binding{k.Refresh, k.Back}, full: [][]key.Binding{{k.Refresh, k.Back}}}
+		return keyMap{short: []key.Binding{k.Refresh, k.Back}, full: [][]key.Binding{{k.Refresh, k.Watch, k.Back}}}
 	}
 	return v.keys
 }

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/notify"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/reqlog"
@@ -134,6 +135,12 @@ type Options struct {
 	// Waits brings each wait of an operation before a retry (set
 	// api.Options.OnWait to its Note): the status bar counts it down.
 	Waits *Waits
+	// Notifier tells the terminal that a watched batch ended, or that the
+	// key's credit runs low (nil: the status bar says it only).
+	Notifier *notify.Notifier
+	// CreditWarn is the remaining limit, in dollars, under which the
+	// key's credit is warned of, once (0: off).
+	CreditWarn float64
 }
 
 // common is the small shared state every view gets by pointer: sizes,
@@ -158,6 +165,8 @@ type common struct {
 	// writes are the file writes the dashboard started: gathered,
 	// tracked, and finished before it quits.
 	writes *writeQueue
+	// credit warns once when the key's credit runs low (batch_watch.go).
+	credit *notify.CreditWatch
 }
 
 // submittedWithin reports whether batch id was submitted from this

@@ -133,6 +133,9 @@ type HomeKeys struct {
 	// FilterKeep is enter on the filter line: keep it, or open the id
 	// typed there.
 	FilterKeep key.Binding
+	// Mark marks a batch for a diff (two at most), Diff compares the two
+	// marked, Watch says when a batch ends (a terminal notification).
+	Mark, Diff, Watch key.Binding
 }
 
 // DefaultHomeKeys returns the batches home's key map.
@@ -145,6 +148,9 @@ func DefaultHomeKeys() HomeKeys {
 		Delete:     bind([]string{"d"}, "d", "delete (settled)"),
 		Submit:     bind([]string{"s"}, "s", "submit a JSONL file"),
 		FilterKeep: bind([]string{"enter"}, "enter", "keep (an id opens)"),
+		Mark:       bind([]string{" "}, "space", "mark for a diff (two)"),
+		Diff:       bind([]string{"D"}, "D", "diff the two marked"),
+		Watch:      bind([]string{"n"}, "n", "notify when it ends"),
 	}
 }
 
@@ -155,13 +161,59 @@ func (k HomeKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k HomeKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Status, k.Sort, k.Refresh}, {k.Submit, k.Delete}}
+	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Status, k.Sort, k.Refresh}, {k.Submit, k.Delete, k.Mark, k.Diff, k.Watch}}
 }
+
+// DiffKeys are the diff screen's keys (two batches compared).
+type DiffKeys struct {
+	ListKeys
+	Show key.Binding
+}
+
+// DefaultDiffKeys returns the diff screen's key map.
+func DefaultDiffKeys() DiffKeys {
+	l := DefaultListKeys()
+	l.Open = bind([]string{"enter"}, "enter", "answers side by side")
+	l.Back = bind([]string{"esc"}, "esc", "back to all batches")
+	return DiffKeys{ListKeys: l,
+		Show: bind([]string{"f"}, "f", "show: differ/improved/regressed/changed/same/only in A/only in B/all"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k DiffKeys) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Show, k.Back} }
+
+// FullHelp implements help.KeyMap.
+func (k DiffKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Open, k.Show, k.Back}}
+}
+
+// DiffRowKeys are the keys of one row of a diff, side by side.
+type DiffRowKeys struct {
+	ListKeys
+}
+
+// DefaultDiffRowKeys returns the key map of a diff's row.
+func DefaultDiffRowKeys() DiffRowKeys {
+	l := DefaultListKeys()
+	l.Back = bind([]string{"esc"}, "esc", "back to the rows")
+	return DiffRowKeys{ListKeys: l}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k DiffRowKeys) ShortHelp() []key.Binding {
+	return []key.Binding{bind([]string{"up", "down"}, "↑/↓", "scroll"), k.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (k DiffRowKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.nav(), {k.Back}} }
 
 // BatchKeys are one batch's keys (its results table).
 type BatchKeys struct {
 	ListKeys
 	Show, ErrorType, Sort, Export, Copy key.Binding
+	// Watch says when the batch ends (a terminal notification).
+	Watch key.Binding
 }
 
 // DefaultBatchKeys returns the batch view's key map.
@@ -177,6 +229,7 @@ func DefaultBatchKeys() BatchKeys {
 		Sort:      bind([]string{"o"}, "o", "order: as sent/custom_id/tokens"),
 		Export:    bind([]string{"e"}, "e", "export shown results"),
 		Copy:      bind([]string{"y"}, "y", "copy result JSON"),
+		Watch:     bind([]string{"n"}, "n", "notify when it ends"),
 	}
 }
 
@@ -187,7 +240,7 @@ func (k BatchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k BatchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Back}}
+	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Watch, k.Back}}
 }
 
 // DetailKeys are a result detail's keys.

@@ -12,10 +12,17 @@ package notify
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"sync"
 
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
+
+// Title is the title of gwdash's notifications.
+const Title = "gwdash"
 
 // Mode is how a notification is sent.
 type Mode string
@@ -101,8 +108,10 @@ func Sequence(m Mode, title, body string, inTmux bool) []byte {
 	return []byte(seq)
 }
 
-// Notifier sends notifications to a terminal.
+// Notifier sends notifications to a terminal; it is safe for concurrent
+// use (one sequence is written whole before the next).
 type Notifier struct {
+	mu     sync.Mutex
 	w      io.Writer
 	mode   Mode
 	inTmux bool
@@ -123,6 +132,61 @@ func (n *Notifier) Notify(title, body string) error {
 	if len(seq) == 0 {
 		return nil
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	_, err := n.w.Write(seq)
 	return err
+}
+
+// CreditWarnLimit is the largest credit_warn a user may set, in dollars.
+const CreditWarnLimit = 1e6
+
+// CheckCreditWarn checks a credit_warn value: 0 is off, otherwise a
+// dollar amount above 0 and at most CreditWarnLimit.
+func CheckCreditWarn(v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > CreditWarnLimit {
+		return fmt.Errorf("credit_warn must be a dollar amount from 0 (off) to %s, like 5.00", format.Cost(CreditWarnLimit))
+	}
+	return nil
+}
+
+// Remaining is what a key has left of its limit: limit_remaining when
+// the server says it, else the limit less the usage; false for a key
+// without a limit.
+func Remaining(k *api.KeyInfo) (float64, bool) {
+	switch {
+	case k == nil:
+		return 0, false
+	case k.LimitRemaining != nil:
+		return max(0, *k.LimitRemaining), true
+	case k.Limit != nil && *k.Limit < format.Huge:
+		return max(0, *k.Limit-k.Usage), true
+	}
+	return 0, false
+}
+
+// CreditWatch warns when a key's remaining limit falls under a threshold:
+// once, and again only after it went back above it (a top-up). The zero
+// Threshold never warns.
+type CreditWatch struct {
+	Threshold float64
+	under     bool
+}
+
+// Observe takes a reading of GET /key and returns the warning to send, or
+// "" when there is none to send now.
+func (c *CreditWatch) Observe(k *api.KeyInfo) string {
+	left, ok := Remaining(k)
+	if c == nil || c.Threshold <= 0 || !ok {
+		return ""
+	}
+	if left >= c.Threshold {
+		c.under = false
+		return ""
+	}
+	if c.under {
+		return ""
+	}
+	c.under = true
+	return "credit low: " + format.Cost(left) + " left on this key (under credit_warn " + format.Cost(c.Threshold) + ")"
 }

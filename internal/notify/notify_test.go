@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/gwdash/gwdash/api"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -75,5 +77,39 @@ func TestResolveAndNotifier(t *testing.T) {
 	}
 	if _, err := ParseMode("loud"); err == nil || !strings.Contains(err.Error(), "auto, osc9, osc777, bell, off") {
 		t.Errorf("loud: %v", err)
+	}
+}
+
+// credit_warn warns once when the remaining limit falls under the
+// threshold, and again only after it went back above it; a key without a
+// limit, or no threshold, never warns.
+func TestCreditWatchOnce(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	cw := &CreditWatch{Threshold: 5}
+	var got []string
+	for _, k := range []*api.KeyInfo{
+		{Limit: f(10), LimitRemaining: f(6)}, {Limit: f(10), LimitRemaining: f(4)}, {Limit: f(10), LimitRemaining: f(3)},
+		{Limit: f(20), LimitRemaining: f(15)}, {Limit: f(20), LimitRemaining: f(2)}, nil, {Limit: nil, Usage: 100},
+		{Limit: f(10), Usage: 9.5}, // no limit_remaining: the limit less the usage
+	} {
+		got = append(got, cw.Observe(k))
+	}
+	want := []string{"", "credit low: $4.00 left on this key (under credit_warn $5.00)", "", "", "credit low: $2.00 left on this key (under credit_warn $5.00)", "", "", ""}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("%q", got)
+	}
+	if (&CreditWatch{}).Observe(&api.KeyInfo{Limit: f(10), LimitRemaining: f(0)}) != "" {
+		t.Fatal("no threshold must never warn")
+	}
+	if r, ok := Remaining(&api.KeyInfo{Limit: f(10), Usage: 9.5}); !ok || r != 0.5 {
+		t.Fatalf("remaining %v %v", r, ok)
+	}
+	for _, v := range []float64{-1, 1e7} {
+		if err := CheckCreditWarn(v); err == nil || !strings.Contains(err.Error(), "credit_warn must be a dollar amount") {
+			t.Errorf("%v: %v", v, err)
+		}
+	}
+	if CheckCreditWarn(0) != nil || CheckCreditWarn(5) != nil {
+		t.Fatal("0 (off) and 5 are fine")
 	}
 }

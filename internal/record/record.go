@@ -131,12 +131,18 @@ func cut(s string) string {
 	return s
 }
 
+// MaxWatched bounds the batches watched until they end (the dashboard's
+// n), per gateway.
+const MaxWatched = 20
+
 // gateway is what is kept of one base URL.
 type gateway struct {
 	Batches      []Batch
 	Destinations map[string]json.RawMessage
 	destOrder    []string // oldest first, for the bound
 	Models       []string
+	// Watched are the batches watched until they end, oldest first.
+	Watched []string
 }
 
 // op is one line of a shard: the header, or one change.
@@ -148,6 +154,9 @@ type op struct {
 	Dest       json.RawMessage `json:"dest,omitempty"`
 	ForgetDest string          `json:"forget_dest,omitempty"`
 	Models     []string        `json:"models,omitempty"`
+	// Watch and Unwatch start and end the watch of a batch.
+	Watch   string `json:"watch,omitempty"`
+	Unwatch string `json:"unwatch,omitempty"`
 	// UseModel puts one model first (kept as the resulting list).
 	useModel string
 }
@@ -237,6 +246,16 @@ func (g *gateway) apply(o *op) bool {
 		}
 		g.Models = ms
 		return true
+	case o.Watch != "":
+		if len(o.Watch) > MaxID || slices.Contains(g.Watched, o.Watch) || len(g.Watched) >= MaxWatched {
+			return false
+		}
+		g.Watched = append(g.Watched, o.Watch)
+		return true
+	case o.Unwatch != "":
+		n := len(g.Watched)
+		g.Watched = slices.DeleteFunc(g.Watched, func(id string) bool { return id == o.Unwatch })
+		return len(g.Watched) != n
 	}
 	return false
 }
@@ -267,11 +286,14 @@ func (g *gateway) snapshot(base string) []op {
 	if len(g.Models) > 0 {
 		ops = append(ops, op{Models: g.Models})
 	}
+	for _, id := range g.Watched {
+		ops = append(ops, op{Watch: id})
+	}
 	return ops
 }
 
 func (g *gateway) clone() *gateway {
-	c := &gateway{Batches: slices.Clone(g.Batches), Models: slices.Clone(g.Models), destOrder: slices.Clone(g.destOrder)}
+	c := &gateway{Batches: slices.Clone(g.Batches), Models: slices.Clone(g.Models), destOrder: slices.Clone(g.destOrder), Watched: slices.Clone(g.Watched)}
 	if g.Destinations != nil {
 		c.Destinations = make(map[string]json.RawMessage, len(g.Destinations))
 		for k, v := range g.Destinations {
@@ -790,6 +812,24 @@ func (s *Store) UseModel(base, model string) error {
 	}
 	return s.change(base, op{useModel: model})
 }
+
+// Watched are the batches watched until they end (from memory once the
+// gateway was read), oldest first.
+func (s *Store) Watched(base string) []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.view(base, false).Watched)
+}
+
+// Watch remembers that a batch is watched until it ends (MaxWatched at
+// most).
+func (s *Store) Watch(base, id string) error { return s.change(base, op{Watch: id}) }
+
+// Unwatch ends the watch of a batch.
+func (s *Store) Unwatch(base, id string) error { return s.change(base, op{Unwatch: id}) }
 
 // Merge joins a server's list of batches with the record: every batch of
 // the server as it says, then the remembered ones it did not list, newest

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -278,5 +279,25 @@ func TestRecordKeyIsOneRule(t *testing.T) {
 	shards, err := filepath.Glob(filepath.Join(s.Path(), "*.jsonl"))
 	if err != nil || len(shards) != 1 {
 		t.Fatalf("one shard expected: %v %v", shards, err)
+	}
+}
+
+// Watches are kept per gateway, read back by another Store, bounded, and
+// an unwatch removes one.
+func TestWatchedBatches(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir)
+	base := "https://gw.example/api/v1"
+	for i := range MaxWatched + 3 {
+		s.Watch(base, fmt.Sprintf("batch-%d", i))
+	}
+	s.Watch(base, "batch-0") // already watched: nothing
+	s.Unwatch(base, "batch-1")
+	got := Open(dir).Watched(base)
+	if len(got) != MaxWatched-1 || got[0] != "batch-0" || slices.Contains(got, "batch-1") {
+		t.Fatalf("%d watched: %v", len(got), got)
+	}
+	if other := Open(dir).Watched("https://other.example/api/v1"); len(other) != 0 {
+		t.Fatalf("another gateway: %v", other)
 	}
 }
