@@ -380,3 +380,22 @@ func TestCallOnlyInFinalEvent(t *testing.T) {
 		t.Fatalf("calls %+v", calls)
 	}
 }
+
+// TestPrettyJSONInPieces: fed piece by piece (cut anywhere, as a stream
+// cuts it), the pieces join to the indentation of the whole.
+func TestPrettyJSONInPieces(t *testing.T) {
+	in := `{"a": {}, "b" : [1, {"c":"x,\"{y"}], "d":[ ], "e":{"f":null}}`
+	want := api.PrettyPartialJSON(in)
+	for size := 1; size <= len(in); size++ {
+		var p api.PrettyJSON
+		var got strings.Builder
+		for s := in; len(s) > 0; {
+			n := min(size, len(s))
+			got.WriteString(p.Feed(s[:n]))
+			s = s[n:]
+		}
+		if got.String() != want {
+			t.Fatalf("pieces of %d: %q, want %q", size, got.String(), want)
+		}
+	}
+}

@@ -175,56 +175,69 @@ func CheckAnswer(f *TextFormat, answer string) (AnswerCheck, error) {
 // without closing what is still open. Text outside strings that is not
 // JSON passes through as it is.
 func PrettyPartialJSON(s string) string {
+	var p PrettyJSON
+	return p.Feed(s)
+}
+
+// PrettyJSON is PrettyPartialJSON fed piece by piece: the pieces of Feed,
+// joined, are PrettyPartialJSON of the whole, so that a growing answer is
+// indented at the cost of what arrives. The zero value is ready to use.
+type PrettyJSON struct {
+	depth             int
+	inString, escaped bool
+	// open is set after { or [: its line break waits for what follows
+	// (an empty object or array stays on one line).
+	open bool
+}
+
+// Feed indents the next piece of the text and returns it.
+func (p *PrettyJSON) Feed(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/4)
-	depth := 0
-	inString, escaped := false, false
 	newline := func() {
 		b.WriteByte('\n')
-		for range depth {
+		for range p.depth {
 			b.WriteString("  ")
 		}
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if inString {
+		if p.inString {
 			b.WriteByte(c)
 			switch {
-			case escaped:
-				escaped = false
+			case p.escaped:
+				p.escaped = false
 			case c == '\\':
-				escaped = true
+				p.escaped = true
 			case c == '"':
-				inString = false
+				p.inString = false
 			}
 			continue
 		}
 		switch c {
 		case ' ', '\t', '\r', '\n':
 			continue
+		case '}', ']':
+			p.depth = max(0, p.depth-1)
+			if !p.open {
+				newline()
+			}
+			p.open = false
+			b.WriteByte(c)
+			continue
+		}
+		if p.open {
+			newline()
+			p.open = false
+		}
+		switch c {
 		case '"':
-			inString = true
+			p.inString = true
 			b.WriteByte(c)
 		case '{', '[':
 			b.WriteByte(c)
-			depth++
-			// an empty object or array stays on one line
-			j := i + 1
-			for j < len(s) && strings.IndexByte(" \t\r\n", s[j]) >= 0 {
-				j++
-			}
-			if j < len(s) && (s[j] == '}' || s[j] == ']') {
-				continue
-			}
-			if j < len(s) {
-				newline()
-			}
-		case '}', ']':
-			depth = max(0, depth-1)
-			if p := b.String(); len(p) > 0 && p[len(p)-1] != '{' && p[len(p)-1] != '[' {
-				newline()
-			}
-			b.WriteByte(c)
+			p.depth++
+			p.open = true
 		case ',':
 			b.WriteByte(c)
 			newline()

@@ -19,6 +19,9 @@ const (
 	MaxCalls = 64
 	// MaxToolOutputBytes bounds one result sent back.
 	MaxToolOutputBytes = 1 << 20
+	// MaxToolTurns bounds the turns of a tool loop answered from a
+	// results file (a model that keeps calling stops there).
+	MaxToolTurns = 8
 )
 
 // Tool choice modes (service-facts.md, "Function tools").

@@ -19,7 +19,7 @@ import (
 
 // maxToolTurns bounds the turns of a tool loop answered from a results
 // file (a model that keeps calling stops here).
-const maxToolTurns = 8
+const maxToolTurns = api.MaxToolTurns
 
 // depthFlags are respond's flags for structured outputs, function tools
 // and provider routing.

@@ -605,3 +605,27 @@ func (k LogsKeys) ShortHelp() []key.Binding {
 func (k LogsKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{k.List.nav(), {k.List.Open, k.List.Back, k.List.Filter, k.Reload, k.Spend}, {k.Replay, k.Rerace, k.Curl}}
 }
+
+// ToolAnswerKeys answer the model's function calls in the playground: a
+// opens the input in the prompt's place, enter keeps the typed result,
+// ctrl+o reads the result from a file.
+type ToolAnswerKeys struct{ Open, Send, Newline, File, Cancel key.Binding }
+
+// DefaultToolAnswerKeys returns the call answer's key map.
+func DefaultToolAnswerKeys() ToolAnswerKeys {
+	return ToolAnswerKeys{
+		Open:    bind([]string{"a"}, "a", "answer the tool calls"),
+		Send:    bind([]string{"enter"}, "enter", "send the result"),
+		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+		File:    bind([]string{"ctrl+o"}, "ctrl+o", "result from a file"),
+		Cancel:  bind([]string{"esc"}, "esc", "close (asks if typed)"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ToolAnswerKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Send, k.Newline, k.File, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (k ToolAnswerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -78,6 +78,9 @@ type playground struct {
 	confirm    *confirmPrompt
 	savedTurns int
 	savedCmp   *turn
+	// depth is the structured outputs and function tools chosen, and the
+	// input answering a call (play_tool_answer.go).
+	depth playDepth
 }
 
 func newPlayground(c *common) *playground {
@@ -107,6 +110,7 @@ func newPlayground(c *common) *playground {
 	p := &playground{c: c, keys: DefaultPlaygroundKeys(), prompt: ta, model: model, settings: newSettingsForm(),
 		recent: appendMissing(recent, c.opts.SuggestedModels), live: map[int]*liveStream{},
 		md: &markdown{style: style, profile: c.styles.Renderer.ColorProfile(), note: c.styles.Muted}}
+	p.depth.keys = DefaultToolAnswerKeys()
 	return p
 }
 
@@ -166,7 +170,8 @@ func (p *playground) Update(msg tea.Msg) tea.Cmd {
 func (p *playground) owns(msg tea.Msg) bool {
 	switch msg.(type) {
 	case focusMsg, catalogueMsg, streamOpenedMsg, streamChunkMsg, answerMsg, generationMsg, rateTickMsg, renderedMsg,
-		savedMsg, pathCompletedMsg, tea.MouseMsg, tea.KeyMsg, tea.WindowSizeMsg:
+		savedMsg, pathCompletedMsg, tea.MouseMsg, tea.KeyMsg, tea.WindowSizeMsg,
+		answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
 		return true
 	}
 	return false
@@ -228,8 +233,14 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 		}
 		return say(msg.what + " saved to " + msg.path)
 	case pathCompletedMsg:
+		if a := p.depth.answer; a != nil && a.path != nil {
+			a.path.completed(msg)
+			return nil
+		}
 		p.save.completed(msg)
 		return nil
+	case answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
+		return p.onDepthMsg(msg)
 	case tea.MouseMsg:
 		return p.onMouse(msg)
 	case tea.KeyMsg:
@@ -246,6 +257,9 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if p.confirm != nil {
 		return p.confirmKey(msg)
+	}
+	if p.answering() {
+		return p.answerKey(msg)
 	}
 	switch p.mode {
 	case playTyping:
@@ -340,6 +354,8 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		return copyCmd(p.c, p.turns[len(p.turns)-1].answer.text(), "the answer's markdown")
 	case key.Matches(msg, k.Save):
 		return p.startSave()
+	case key.Matches(msg, p.depth.keys.Open):
+		return p.openAnswer()
 	case key.Matches(msg, k.Reasoning):
 		if n := len(p.turns); n > 0 && p.turns[n-1].reasoning.size > 0 {
 			p.turns[n-1].showReas = !p.turns[n-1].showReas
@@ -437,6 +453,9 @@ func (p *playground) KeyMap() help.KeyMap {
 	if p.confirm != nil {
 		return p.confirm.KeyMap()
 	}
+	if p.answering() {
+		return p.answerKeyMap()
+	}
 	switch p.mode {
 	case playTyping:
 		// esc stops a running answer first, and leaves typing only
@@ -462,6 +481,8 @@ func (p *playground) KeyMap() help.KeyMap {
 		}
 	case p.cmp != nil:
 		short = []key.Binding{k.Edit, k.NextPane, k.ScrollUp, k.Save, k.EndEarly}
+	case p.callsWait():
+		short = append([]key.Binding{p.depth.keys.Open}, short...)
 	}
 	return keyMap{short: short, full: p.fullHelp()}
 }
@@ -469,6 +490,9 @@ func (p *playground) KeyMap() help.KeyMap {
 func (p *playground) Help() string {
 	if p.confirm != nil {
 		return "answering y/N"
+	}
+	if p.answering() {
+		return p.answerHelp()
 	}
 	switch p.mode {
 	case playTyping:
@@ -488,7 +512,7 @@ func (p *playground) Help() string {
 
 // Dialog reports a field, a picker, the settings, saving or a y/N open:
 // q is then the playground's key, never the shell's quit.
-func (p *playground) Dialog() bool { return p.mode != playNav || p.confirm != nil }
+func (p *playground) Dialog() bool { return p.mode != playNav || p.confirm != nil || p.answering() }
 
 // Unsaved says what quitting would lose (see unsavedAnswers).
 func (p *playground) Unsaved() string {
@@ -502,10 +526,16 @@ func (p *playground) Unsaved() string {
 	if strings.TrimSpace(p.prompt.Value()) != "" {
 		parts = append(parts, "a prompt not sent")
 	}
+	if s := p.depth.unsaved(); s != "" {
+		parts = append(parts, s)
+	}
 	return strings.Join(parts, "; ")
 }
 
 func (p *playground) Typing() bool {
+	if p.answering() {
+		return p.depth.answer.confirm == nil
+	}
 	switch p.mode {
 	case playTyping, playPicker, playSaving:
 		return true

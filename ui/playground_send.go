@@ -6,9 +6,11 @@ package ui
 
 import (
 	"context"
-	"github.com/gwdash/gwdash/internal/reqlog"
+	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/gwdash/gwdash/internal/reqlog"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
@@ -19,6 +21,15 @@ import (
 // history is the conversation so far, sent whole in input: the service
 // stores nothing and refuses a previous-response reference.
 func (p *playground) history(prompt string) api.Input {
+	if p.usesItems() {
+		// Calls were answered: the calls and their results go with
+		// the messages, as the items they were (turn_calls.go).
+		items, err := conversationItems(p.turns, len(p.turns))
+		b, err2 := json.Marshal(api.InputMessage{Type: "message", Role: "user", Content: prompt})
+		if err == nil && err2 == nil {
+			return api.Input{Items: append(items, b)}
+		}
+	}
 	var msgs []api.InputMessage
 	for _, t := range p.turns {
 		if t.out.State == api.EndNoAnswer {
@@ -41,6 +52,9 @@ func (p *playground) history(prompt string) api.Input {
 func (p *playground) buildRequest(input api.Input, model string) (api.ResponseRequest, bool, []*api.ValidationError) {
 	req := api.ResponseRequest{Input: input, Model: model}
 	stream, errs := applySettings(p.settings, &req, p.cat.Find(model))
+	if err := p.applyDepth(&req); err != nil {
+		errs = append(errs, err)
+	}
 	if err := api.ValidateModel(model); err != nil {
 		errs = append(errs, err.(*api.ValidationError))
 	}
@@ -68,26 +82,34 @@ func (p *playground) send() tea.Cmd {
 		return fail("not sent yet: " + textsafe.Line(p.model) + " does not list " + strings.Join(un, ", ") + " · enter again sends anyway, s opens settings")
 	}
 	p.insist = false
+	t := newTurn(prompt, p.model, p.contentWidth(), p.c.now())
+	t.estimate = p.estimate(p.selectedModel(), prompt, req)
+	p.prompt.Reset()
+	p.setMode(playNav)
+	saved := p.remember(req.Model)
+	return tea.Batch(saved, p.start(req, t, stream))
+}
+
+// start sends req and follows its answer as the new last turn t (a
+// prompt, or tool results sent back).
+func (p *playground) start(req api.ResponseRequest, t *turn, stream bool) tea.Cmd {
 	p.gen++
 	// A replay reopened from the Logs view is linked to its row once.
 	ctx, cancel := context.WithCancel(reqlog.WithReplay(p.c.ctx, p.replayOf))
 	p.replayOf = 0
 	p.cancel = cancel
 	p.scroll = 0
-	now := p.c.now()
-	t := newTurn(prompt, p.model, p.contentWidth(), now)
+	p.depth.answer = nil
+	now := t.out.Started
 	t.limit = p.answerCap()
-	t.estimate = p.estimate(p.selectedModel(), prompt, req)
 	t.out.Streamed = stream
+	t.expect(req, p.contentWidth())
 	p.turns = append(p.turns, t)
 	p.live[0] = &liveStream{turn: t, cancel: cancel}
-	p.prompt.Reset()
-	p.setMode(playNav)
-	saved := p.remember(req.Model)
 	if !stream {
-		return tea.Batch(saved, rateTick(p.c, p.gen), answerCmd(p.c.client, ctx, req, p.gen, 0, now))
+		return tea.Batch(rateTick(p.c, p.gen), answerCmd(p.c.client, ctx, req, p.gen, 0, now))
 	}
-	return tea.Batch(saved, rateTick(p.c, p.gen), openStreamCmd(p.c.client, ctx, req, p.gen, 0))
+	return tea.Batch(rateTick(p.c, p.gen), openStreamCmd(p.c.client, ctx, req, p.gen, 0))
 }
 
 // answerCap is the most text one answer keeps (Options.AnswerCap, else
@@ -119,6 +141,7 @@ func (p *playground) remember(model string) tea.Cmd {
 // (the compare panes go too).
 func (p *playground) newChat() {
 	p.turns, p.scroll, p.cmp, p.savedTurns, p.replayOf = nil, 0, nil, 0, 0
+	p.depth.answer = nil
 }
 
 // refuse says why nothing was sent: a bad model by name, bad settings by
@@ -176,15 +199,16 @@ func (p *playground) onChunk(msg streamChunkMsg) tea.Cmd {
 		msg.outcome.State = api.EndStopped
 	}
 	l.turn.out = msg.outcome
+	checks := p.checkCalls(l.turn)
 	if !whole {
 		// The answer reached its cap: its stream stops here (the pump
 		// ends with its context), what arrived is kept.
-		return p.finish(msg.pane, msg.outcome.Truncated(p.c.now(), l.turn.limit))
+		return tea.Batch(checks, p.finish(msg.pane, msg.outcome.Truncated(p.c.now(), l.turn.limit)))
 	}
 	if msg.ended {
-		return p.finish(msg.pane, msg.outcome)
+		return tea.Batch(checks, p.finish(msg.pane, msg.outcome))
 	}
-	return readChunk(msg.gen, msg.pane, l.events)
+	return tea.Batch(checks, readChunk(msg.gen, msg.pane, l.events))
 }
 
 func (p *playground) onAnswer(msg answerMsg) tea.Cmd {
@@ -198,6 +222,7 @@ func (p *playground) onAnswer(msg answerMsg) tea.Cmd {
 		} else if r := msg.resp.RefusalText(); r != "" {
 			l.turn.take(l.turn.refusal, textsafe.Clean(r))
 		}
+		l.turn.calls.fromResponse(msg.resp)
 	}
 	return p.finish(msg.pane, msg.outcome)
 }
@@ -213,6 +238,9 @@ func (p *playground) finish(pane int, o api.Outcome) tea.Cmd {
 	t.end(o)
 	o = t.out
 	cmds := []tea.Cmd{msgCmd(creditsStaleMsg{})}
+	if p.cmp == nil {
+		cmds = append(cmds, p.afterAnswer(t))
+	}
 	if o.GenerationID != "" && o.State != api.EndNoAnswer {
 		t.waitGeneration()
 		cmds = append(cmds, generationCmd(p.c.client, p.c.ctx, o.GenerationID, p.gen, pane))

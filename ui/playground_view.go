@@ -92,6 +92,7 @@ func (p *playground) SetSize(w, h int) {
 	p.prompt.SetWidth(max(10, w-2))
 	p.prompt.SetHeight(p.promptHeight())
 	p.save.setWidth(w)
+	p.depth.setSize(w, p.promptHeight())
 	for _, t := range p.turns {
 		t.resize(p.contentWidth())
 	}
@@ -144,7 +145,7 @@ func (p *playground) View() string {
 	} else {
 		parts = append(parts, p.footer())
 	}
-	parts = append(parts, p.modelLine(), p.prompt.View())
+	parts = append(parts, p.modelLine(), p.promptView())
 	return strings.Join(parts, "\n")
 }
 
@@ -232,6 +233,9 @@ func (p *playground) footer() string {
 	// The keys are in the help bar; this line says only what it cannot.
 	if p.confirm != nil {
 		return ansi.Truncate(p.confirm.view(s), p.w, "…")
+	}
+	if p.answering() {
+		return p.answerLine()
 	}
 	if p.mode == playTyping && p.insist {
 		return s.Warning.Render(ansi.Truncate("enter again sends despite the unsupported settings · s settings", p.w, "…"))

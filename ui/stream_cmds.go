@@ -6,6 +6,11 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -174,4 +179,100 @@ func renderCmd(md *markdown, d *doc, width int, blocks []int, texts []string) te
 
 func rateTick(c *common, gen int) tea.Cmd {
 	return c.tick(250*time.Millisecond, func(time.Time) tea.Msg { return rateTickMsg{gen: gen} })
+}
+
+// ---- structured answers and function calls ----
+
+// answerCheckedMsg is a structured answer's verdict.
+type answerCheckedMsg struct {
+	t   *turn
+	chk api.AnswerCheck
+	err error
+}
+
+// argsCheckedMsg is the check of a call's arguments against its tool's
+// parameters (nil: they fit).
+type argsCheckedMsg struct {
+	t   *turn
+	idx int
+	err error
+}
+
+// toolResultsMsg is the file of canned results, read for a turn's calls.
+type toolResultsMsg struct {
+	t       *turn
+	path    string
+	results map[string]string
+	err     error
+}
+
+// toolFileMsg is a file read as one call's result.
+type toolFileMsg struct {
+	t    *turn
+	idx  int
+	path string
+	data []byte
+	err  error
+}
+
+// checkAnswerCmd validates an answer against its format.
+func checkAnswerCmd(t *turn, f *api.TextFormat, text string) tea.Cmd {
+	return func() tea.Msg {
+		chk, err := api.CheckAnswer(f, text)
+		return answerCheckedMsg{t: t, chk: chk, err: err}
+	}
+}
+
+// checkArgsCmd checks a call's arguments against the tools sent.
+func checkArgsCmd(t *turn, idx int, call api.Call, tools []api.FunctionTool) tea.Cmd {
+	return func() tea.Msg {
+		return argsCheckedMsg{t: t, idx: idx, err: api.CheckArguments(call, tools)}
+	}
+}
+
+// readToolResultsCmd reads the canned results (read again for every
+// answer: edited between tries, the file's newest content answers).
+func readToolResultsCmd(t *turn, path string) tea.Cmd {
+	return func() tea.Msg {
+		b, err := readBounded(path, api.MaxToolsFileBytes)
+		if err != nil {
+			return toolResultsMsg{t: t, path: path, err: err}
+		}
+		res, err := api.ParseToolResults(b)
+		return toolResultsMsg{t: t, path: path, results: res, err: err}
+	}
+}
+
+// readToolFileCmd reads a file as a call's result.
+func readToolFileCmd(t *turn, idx int, path string) tea.Cmd {
+	return func() tea.Msg {
+		b, err := readBounded(path, api.MaxToolOutputBytes)
+		return toolFileMsg{t: t, idx: idx, path: path, data: b, err: err}
+	}
+}
+
+// readBounded reads a whole file of at most limit bytes; its errors say
+// what is wrong in words.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s does not exist", path)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("%s cannot be read (permission denied)", path)
+	case err != nil:
+		return nil, fmt.Errorf("%s cannot be opened", path)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s could not be read", path)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %s", path, api.SizeText(limit))
+	}
+	return b, nil
 }

@@ -19,6 +19,9 @@ func (p *playground) fullHelp() [][]key.Binding {
 		return [][]key.Binding{first}
 	}
 	answers := []key.Binding{k.Copy, k.Save, k.Reasoning}
+	if p.callsWait() {
+		answers = append(answers, p.depth.keys.Open)
+	}
 	if p.running() {
 		answers = append(answers, k.Stop)
 	}

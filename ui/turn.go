@@ -45,6 +45,12 @@ type turn struct {
 	// lay is the turn's own lines (head, foot), kept for a width so that
 	// a frame does not draw them again for every turn of the history.
 	lay layout
+	// schema is a structured answer's view (turn_schema.go), calls the
+	// function calls (turn_calls.go): nil when the request asked for
+	// neither; cont is set on a turn that sends tool results.
+	schema *turnSchema
+	calls  *turnCalls
+	cont   *continuation
 }
 
 // layout caches a turn's lines that are not a doc's. The head depends on
@@ -100,9 +106,16 @@ func (t *turn) apply(evs []api.Event) bool {
 			d = t.refusal
 		}
 		if d != nil {
-			if !t.take(d, textsafe.Clean(ev.Delta)) {
+			txt := textsafe.Clean(ev.Delta)
+			if !t.take(d, txt) {
 				return false
 			}
+			if d == t.answer {
+				t.schema.feed(txt)
+			}
+			continue
+		}
+		if t.calls.apply(*ev) {
 			continue
 		}
 		switch ev.Type {
@@ -139,6 +152,10 @@ func (t *turn) end(o api.Outcome) {
 	t.answer.finish()
 	t.reasoning.finish()
 	t.refusal.finish()
+	t.schema.end(t)
+	if t.calls != nil {
+		t.calls.rev++
+	}
 }
 
 // sample records the live rate since the last sample.
@@ -177,6 +194,7 @@ func (t *turn) resize(width int) {
 	t.answer.resize(width)
 	t.reasoning.resize(width)
 	t.refusal.resize(width)
+	t.schema.resize(width)
 }
 
 // ---- pieces ----
@@ -214,7 +232,7 @@ func (t *turn) pieces(s *Styles, width int, now time.Time, yield func(piece) boo
 	if !small(t.foot(s, width, now)) {
 		return
 	}
-	if !docPieces(t.answer, yield) {
+	if !t.depthPieces(s, width, yield) || !docPieces(t.shown(), yield) {
 		return
 	}
 	if t.refusal.size > 0 {
@@ -304,6 +322,9 @@ func (t *turn) foot(s *Styles, width int, now time.Time) []string {
 }
 
 func (t *turn) headLines(s *Styles, width int) []string {
+	if t.cont != nil {
+		return t.cont.head(s, width, t.model)
+	}
 	head := []string{"", s.Title.Render("you") + " " + s.Muted.Render("→ "+textsafe.Line(t.model))}
 	head = append(head, plainLines(textsafe.Clean(t.prompt), width)...)
 	return append(head, s.Title.Render("assistant"))
@@ -398,7 +419,7 @@ func orText(s, def string) string {
 // the blocks (each doc keeps its own total), so that it costs the same at
 // 1 KB and at 50 MiB.
 func (t *turn) height(s *Styles, width int, now time.Time) int {
-	h := len(t.foot(s, width, now)) + t.answer.height() + len(t.events) + len(t.head(s, width))
+	h := len(t.foot(s, width, now)) + t.shown().height() + t.depthHeight(s, width) + len(t.events) + len(t.head(s, width))
 	if t.refusal.size > 0 {
 		h += 1 + t.refusal.height()
 	}

@@ -59,6 +59,19 @@ func (r *Recorder) Begin(req api.ResponseRequest, m Meta) *Call {
 		for _, msg := range req.Input.Messages {
 			c.history = append(c.history, turnText{msg.Role, msg.Content})
 		}
+	} else if req.Input.Items != nil {
+		// Items (a conversation with tool calls): its text messages;
+		// the calls and their results are in the request kept.
+		for _, raw := range req.Input.Items {
+			var m struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			}
+			var text string
+			if json.Unmarshal(raw, &m) == nil && m.Role != "" && json.Unmarshal(m.Content, &text) == nil {
+				c.history = append(c.history, turnText{m.Role, text})
+			}
+		}
 	} else {
 		c.history = []turnText{{"user", req.Input.Text}}
 	}
