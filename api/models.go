@@ -389,30 +389,3 @@ func EstimateCostChars(m *Model, n int, maxOutput int) Estimate {
 	}
 	return e
 }
-
-// Unsupported lists the request settings a model does not list in its
-// supported_parameters (checked before sending).
-func Unsupported(m *Model, r *ResponseRequest) []string {
-	if m == nil || m.SupportedParameters == nil {
-		return nil
-	}
-	var out []string
-	check := func(set bool, names ...string) {
-		if !set {
-			return
-		}
-		for _, n := range names {
-			if m.Supports(n) {
-				return
-			}
-		}
-		out = append(out, names[0])
-	}
-	check(r.Temperature != nil, "temperature")
-	check(r.TopP != nil, "top_p")
-	check(r.MaxOutputTokens != nil, "max_tokens", "max_output_tokens")
-	check(r.Reasoning != nil, "reasoning", "include_reasoning")
-	check(len(r.Tools) > 0, "tools")
-	check(len(r.ToolChoice) > 0, "tool_choice")
-	return out
-}

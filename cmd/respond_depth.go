@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -115,7 +114,7 @@ func (d *depthFlags) apply(a *app, req *api.ResponseRequest) error {
 		}
 		name := d.schemaName
 		if name == "" {
-			name = schemaNameOf(d.schema)
+			name = api.SchemaName(d.schema)
 		}
 		f, err := api.SchemaFormat(name, b, d.strict)
 		if err != nil {
@@ -176,7 +175,7 @@ func (d *depthFlags) apply(a *app, req *api.ResponseRequest) error {
 		p.RequireParameters = &t
 	}
 	if d.maxPrice != "" {
-		mp, err := parseMaxPrice(d.maxPrice)
+		mp, err := api.ParseMaxPrice(d.maxPrice)
 		if err != nil {
 			return err
 		}
@@ -187,55 +186,6 @@ func (d *depthFlags) apply(a *app, req *api.ResponseRequest) error {
 	}
 	req.Models = api.SplitList(d.fallbacks)
 	return nil
-}
-
-// schemaNameOf makes a schema name from a file name ("person.schema.json"
-// is person_schema).
-func schemaNameOf(path string) string {
-	base := filepath.Base(path)
-	base = strings.TrimSuffix(base, filepath.Ext(base))
-	var b strings.Builder
-	for _, r := range base {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-		if b.Len() == 64 {
-			break
-		}
-	}
-	if b.Len() == 0 || path == "-" {
-		return "answer"
-	}
-	return b.String()
-}
-
-// parseMaxPrice reads prompt=0.5,completion=2.
-func parseMaxPrice(s string) (*api.MaxPrice, error) {
-	mp := &api.MaxPrice{}
-	for _, kv := range api.SplitList(s) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, &api.ValidationError{Field: "--max-price", Rule: "must be kind=dollars pairs, e.g. prompt=0.5,completion=2"}
-		}
-		switch strings.TrimSpace(k) {
-		case "prompt":
-			mp.Prompt = strings.TrimSpace(v)
-		case "completion":
-			mp.Completion = strings.TrimSpace(v)
-		case "request":
-			mp.Request = strings.TrimSpace(v)
-		case "image":
-			mp.Image = strings.TrimSpace(v)
-		case "audio":
-			mp.Audio = strings.TrimSpace(v)
-		default:
-			return nil, &api.ValidationError{Field: "--max-price", Rule: "kinds are prompt, completion, request, image and audio"}
-		}
-	}
-	return mp, nil
 }
 
 // turn is one answer of the depth runner.

@@ -130,18 +130,29 @@ type batchesView struct {
 	watch *watchList
 }
 
+// The home's columns, by name.
+const (
+	homeStatus   = "status"
+	homeID       = "id"
+	homeModel    = "model"
+	homeProgress = "progress"
+	homeCounts   = "counts"
+	homeCreated  = "created"
+	homeCost     = "cost"
+)
+
 func newBatchesView(c *common) *batchesView {
 	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: newHeldCache(heldBytes), watch: newWatchList(c),
 		filter:    newFilterLine("id, model or status contains… (enter on an id opens it)"),
 		listEvery: homeListEvery,
 		tbl: newTable(
-			column{title: "STATUS", keep: 9, max: 28},
-			column{title: "ID", keep: 1, min: 10, tail: true},
-			column{title: "MODEL", keep: 7, max: 36},
-			column{title: "PROGRESS", keep: 3, min: 10, max: 12, optional: true},
-			column{title: "OK/FAIL/ALL", keep: 6, max: 20, right: true},
-			column{title: "CREATED", keep: 5, max: 10, right: true},
-			column{title: "COST", keep: 8, max: 12, right: true},
+			column{name: homeStatus, title: "STATUS", keep: 9, max: 28},
+			column{name: homeID, title: "ID", keep: 1, min: 10, tail: true},
+			column{name: homeModel, title: "MODEL", keep: 7, max: 36},
+			column{name: homeProgress, title: "PROGRESS", keep: 3, min: 10, max: 12, optional: true},
+			column{name: homeCounts, title: "OK/FAIL/ALL", keep: 6, max: 20, right: true},
+			column{name: homeCreated, title: "CREATED", keep: 5, max: 10, right: true},
+			column{name: homeCost, title: "COST", keep: 8, max: 12, right: true},
 		)}
 	v.filter.keys.Keep = v.keys.FilterKeep
 	return v

@@ -53,8 +53,25 @@ func (v *batchesView) cells(r *homeRow) []string {
 	case r.stopped:
 		id += " (not polled: r tries again)"
 	}
-	return []string{status, id, textsafe.Line(b.Model), "────────────", present.ShortCounts(b.RequestCounts),
-		format.Age(b.CreatedTime(), v.c.now()), present.BatchCost(b)}
+	return v.tbl.cells(func(col string) string {
+		switch col {
+		case homeStatus:
+			return status
+		case homeID:
+			return id
+		case homeModel:
+			return textsafe.Line(b.Model)
+		case homeProgress:
+			return "────────────"
+		case homeCounts:
+			return present.ShortCounts(b.RequestCounts)
+		case homeCreated:
+			return format.Age(b.CreatedTime(), v.c.now())
+		case homeCost:
+			return present.BatchCost(b)
+		}
+		return ""
+	})
 }
 
 func (v *batchesView) View() string {
@@ -104,10 +121,10 @@ func (v *batchesView) View() string {
 		cells := v.cells(r)
 		if !sel {
 			// colour inside the cells: the status badge and the bar
-			cells[0] = s.Fg(s.StatusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[0])
+			v.tbl.set(cells, homeStatus, s.Fg(s.StatusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[v.tbl.col(homeStatus)]))
 		}
-		if v.tbl.shown(3) {
-			cells[3] = progressBar(s, r.b.RequestCounts, v.tbl.widths[3])
+		if w := v.tbl.widthOf(homeProgress); w > 0 {
+			v.tbl.set(cells, homeProgress, progressBar(s, r.b.RequestCounts, w))
 		}
 		line := v.tbl.row(cells, sel)
 		switch {

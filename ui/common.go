@@ -39,6 +39,7 @@ type Client interface {
 	Key(ctx context.Context) (*api.KeyInfo, error)
 	Credits(ctx context.Context) (*api.Credits, error)
 	WaitGeneration(ctx context.Context, id string) (*api.Generation, error)
+	ModelEndpoints(ctx context.Context, model string) (*api.ModelEndpoints, error)
 
 	ListDestinations(ctx context.Context, o api.ListOptions) (*api.DestinationPage, error)
 	GetDestination(ctx context.Context, id string) (*api.Destination, error)

@@ -23,19 +23,24 @@ import (
 )
 
 type comparePane struct {
-	model  string
-	turn   *turn
-	scroll int
+	model string
+	// provider is the one provider this pane's request may use (a race
+	// across providers); "" lets the service route.
+	provider string
+	turn     *turn
+	scroll   int
 	// laid out: where the pane is, and its inner size
 	x, y, w, h int
 }
 
 type compareState struct {
-	models  []string
-	panes   []*comparePane
-	focus   int
-	prompt  string
-	stacked bool
+	models []string
+	// providers are the providers raced (one model across them), or nil.
+	providers []string
+	panes     []*comparePane
+	focus     int
+	prompt    string
+	stacked   bool
 }
 
 func (p *playground) startCompare(models []string) {
@@ -44,6 +49,49 @@ func (p *playground) startCompare(models []string) {
 		p.cmp.panes = append(p.cmp.panes, &comparePane{model: m})
 	}
 	p.cmp.layout(p)
+}
+
+// startRace races one model across providers: a pane per provider, each
+// request pinned to its provider with no fallback.
+func (p *playground) startRace(model string, providers []string) {
+	p.cmp = &compareState{providers: append([]string(nil), providers...)}
+	for _, pr := range providers {
+		p.cmp.models = append(p.cmp.models, model)
+		p.cmp.panes = append(p.cmp.panes, &comparePane{model: model, provider: pr})
+	}
+	p.cmp.layout(p)
+}
+
+// pinned is req sent to one provider only, without fallbacks: the
+// routing settings that would choose another (order, ignore, sort, the
+// fallback models) are left out, the others kept.
+func pinned(req api.ResponseRequest, provider string) api.ResponseRequest {
+	pref := api.ProviderPreferences{}
+	if req.Provider != nil {
+		pref = *req.Provider
+	}
+	no := false
+	pref.Order, pref.Ignore, pref.Sort = nil, nil, ""
+	pref.Only, pref.AllowFallbacks = []string{provider}, &no
+	req.Provider, req.Models = &pref, nil
+	return req
+}
+
+// label is what the model line says: the models compared, or the model
+// and the providers raced.
+func (c *compareState) label() (string, string) {
+	if c.providers != nil && len(c.models) > 0 {
+		return "race ", c.models[0] + " across " + strings.Join(c.providers, ", ")
+	}
+	return "compare ", strings.Join(c.models, ", ")
+}
+
+// doing is what the user is doing, for the status bar.
+func (c *compareState) doing() string {
+	if c.providers != nil {
+		return "racing " + format.Plural(len(c.providers), "provider", "providers")
+	}
+	return "comparing " + format.Plural(len(c.models), "model", "models")
 }
 
 // layout places the panes: side by side when each gets 36 columns, else
@@ -63,6 +111,15 @@ func (c *compareState) layout(p *playground) {
 			pn.turn.resize(pn.innerWidth())
 		}
 	}
+}
+
+// name is what the pane is called: its provider in a race, else its
+// model.
+func (pn *comparePane) name() string {
+	if pn.provider != "" {
+		return pn.provider
+	}
+	return pn.model
 }
 
 func (pn *comparePane) innerWidth() int { return max(10, pn.w-2) }
@@ -94,6 +151,9 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 		if len(errs) > 0 {
 			return p.refuse(errs)
 		}
+		if pr := c.panes[len(reqs)].provider; pr != "" {
+			req = pinned(req, pr)
+		}
 		stream = st
 		reqs = append(reqs, req)
 	}
@@ -120,7 +180,7 @@ func (p *playground) sendCompare(prompt string) tea.Cmd {
 	for i, pn := range c.panes {
 		t := newTurn(prompt, pn.model, pn.innerWidth(), now)
 		t.limit = p.answerCap()
-		t.estimate = api.EstimateCostChars(p.cat.Find(pn.model), len(reqs[i].Instructions)+len(prompt), maxOut(reqs[i]))
+		t.estimate = api.EstimateCostChars(p.cat.Find(pn.model), p.settings.inputChars()+len(prompt), maxOut(reqs[i]))
 		t.out.Streamed = stream
 		pn.turn, pn.scroll = t, 0
 		// Each pane's request has its own context under the shared one:
@@ -173,7 +233,7 @@ func (p *playground) compareKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if pn.turn == nil {
 			return say("this pane has no answer yet"), true
 		}
-		return copyCmd(p.c, pn.turn.answer.text(), pn.model+"'s answer"), true
+		return copyCmd(p.c, pn.turn.answer.text(), pn.name()+"'s answer"), true
 	case key.Matches(msg, k.Reasoning):
 		if pn.turn == nil || pn.turn.reasoning.size == 0 {
 			return say("this pane's answer has no reasoning"), true
@@ -227,6 +287,9 @@ func (c *compareState) view(p *playground, s Styles) string {
 func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focused bool, now time.Time) string {
 	iw, bh := pn.innerWidth(), pn.bodyHeight()
 	title := s.Title.Render(textsafe.Line(pn.model))
+	if pn.provider != "" {
+		title = s.Title.Render(textsafe.Line(pn.provider)) + s.Muted.Render(" · "+textsafe.Line(pn.model))
+	}
 	var stats string
 	var lines []string
 	switch t := pn.turn; {
@@ -287,7 +350,11 @@ func (c *compareState) summary(s Styles, w int) string {
 		if pn.turn == nil || pn.turn.running {
 			return ""
 		}
-		os = append(os, pn.turn.out)
+		o := pn.turn.out
+		if pn.provider != "" {
+			o.Model = pn.provider // a race across providers ranks them
+		}
+		os = append(os, o)
 	}
 	var lines []string
 	for _, l := range present.Ranking(os) {

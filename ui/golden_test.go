@@ -118,6 +118,15 @@ var goldenScreens = []goldenScreen{
 		p.cmp.prompt = "Explain routing in two paragraphs"
 		return settle(m)
 	}},
+	{"providers", func(t *testing.T, dark bool, w, h int) Model {
+		m := goldenModel(t, dark, Options{View: "playground"}, w, h)
+		p := playOf(m)
+		p.openProviders("meta-llama/llama-3.1-70b-instruct")
+		p.providers.got(endpointsMsg{gen: p.provGen, data: goldenEndpoints()})
+		p.providers.marked = []string{"Together", "Fireworks"}
+		p.providers.arrange()
+		return settle(m)
+	}},
 	{"settings", func(t *testing.T, dark bool, w, h int) Model {
 		m := goldenModel(t, dark, Options{View: "playground"}, w, h)
 		return drive(m, keyMsg("s"))
@@ -153,4 +162,27 @@ func TestGolden(t *testing.T) {
 			}
 		}
 	}
+}
+
+// goldenEndpoints are three providers of a model: one fast, one cheap, one
+// down.
+func goldenEndpoints() *api.ModelEndpoints {
+	f := func(x float64) *float64 { return &x }
+	st := func(n int) *int { return &n }
+	q := func(s string) *string { return &s }
+	ep := func(name, in, out, quant string, up, lat, tps float64, status int) api.Endpoint {
+		e := api.Endpoint{ProviderName: name, ContextLength: 131072, Pricing: map[string]string{"prompt": in, "completion": out},
+			Quantization: q(quant), UptimeLast1d: f(up), Status: st(status)}
+		if status == 0 {
+			e.LatencyLast30m = &api.Percentiles{P50: lat}
+			e.ThroughputLast30m = &api.Percentiles{P50: tps}
+		}
+		return e
+	}
+	return &api.ModelEndpoints{ID: "meta-llama/llama-3.1-70b-instruct", Endpoints: []api.Endpoint{
+		ep("DeepInfra", "0.0000004", "0.0000004", "bf16", 99.5, 453, 167, 0),
+		ep("Together", "0.00000088", "0.00000088", "fp8", 99.9, 310, 212, 0),
+		ep("Fireworks", "0.0000009", "0.0000009", "fp8", 99.7, 280, 240, 0),
+		ep("Lambda", "0.000000344", "0.000000344", "int8", 61.3, 0, 0, -10),
+	}}
 }

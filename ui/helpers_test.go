@@ -273,6 +273,10 @@ func (f *fakeClient) WaitGeneration(context.Context, string) (*api.Generation, e
 	return nil, &api.NotOfferedError{Op: "GET /generation", Err: &api.APIError{Status: 404}}
 }
 
+func (f *fakeClient) ModelEndpoints(context.Context, string) (*api.ModelEndpoints, error) {
+	return nil, &api.NotOfferedError{Op: "GET /models/{author}/{slug}/endpoints", Err: &api.APIError{Status: 404}}
+}
+
 func (f *fakeClient) ListDestinations(_ context.Context, o api.ListOptions) (*api.DestinationPage, error) {
 	f.rec("ListDestinations")
 	end := min(len(f.dests), o.Offset+max(1, o.Limit))

@@ -361,6 +361,8 @@ type PlaygroundKeys struct {
 	Model, Settings, Compare, NewChat, Copy, Save  key.Binding
 	Reasoning, ScrollUp, ScrollDown, Top, Bottom   key.Binding
 	PageUp, PageDown, NextPane, PrevPane, EndEarly key.Binding
+	// Providers opens the providers panel of the model.
+	Providers key.Binding
 }
 
 // DefaultPlaygroundKeys returns the playground's key map.
@@ -387,11 +389,12 @@ func DefaultPlaygroundKeys() PlaygroundKeys {
 		NextPane:   bind([]string{"tab"}, "tab", "next pane"),
 		PrevPane:   bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
 		EndEarly:   bind([]string{"ctrl+x"}, "ctrl+x", "leave compare"),
+		Providers:  bind([]string{"p"}, "p", "providers"),
 	}
 }
 
 // PickerKeys are the model picker's keys (typing filters).
-type PickerKeys struct{ Up, Down, Choose, Mark, Cancel, Refresh key.Binding }
+type PickerKeys struct{ Up, Down, Choose, Mark, Cancel, Refresh, Providers key.Binding }
 
 // DefaultPickerKeys returns the picker's key map.
 func DefaultPickerKeys() PickerKeys {
@@ -402,15 +405,51 @@ func DefaultPickerKeys() PickerKeys {
 		Mark:    bind([]string{"tab"}, "tab", "mark for compare"),
 		Cancel:  bind([]string{"esc"}, "esc", "cancel"),
 		Refresh: bind([]string{"ctrl+r"}, "ctrl+r", "reload catalogue"),
+		// Letters type the filter: the providers panel is a ctrl key.
+		Providers: bind([]string{"ctrl+o"}, "ctrl+o", "providers"),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
-func (k PickerKeys) ShortHelp() []key.Binding { return []key.Binding{k.Choose, k.Mark, k.Cancel} }
+func (k PickerKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Choose, k.Mark, k.Cancel, k.Providers}
+}
 
 // FullHelp implements help.KeyMap.
 func (k PickerKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Choose, k.Mark, k.Cancel, k.Refresh}}
+	return [][]key.Binding{{k.Up, k.Down, k.Choose, k.Mark, k.Cancel, k.Refresh, k.Providers}}
+}
+
+// ProvidersKeys are the providers panel's keys: the list's moves, marking
+// providers in order, sorting, and what the marks are for.
+type ProvidersKeys struct {
+	ListKeys
+	Mark, Sort, Reverse, Order, Race, Clear, Reload, Close key.Binding
+}
+
+// DefaultProvidersKeys returns the providers panel's key map.
+func DefaultProvidersKeys() ProvidersKeys {
+	return ProvidersKeys{
+		ListKeys: DefaultListKeys(),
+		Mark:     bind([]string{" "}, "space", "mark in order"),
+		Sort:     bind([]string{"s"}, "s", "sort by next column"),
+		Reverse:  bind([]string{"S"}, "S", "reverse the sort"),
+		Order:    bind([]string{"enter"}, "enter", "use the marked order"),
+		Race:     bind([]string{"c"}, "c", "race the marked providers"),
+		Clear:    bind([]string{"u"}, "u", "unmark all"),
+		Reload:   bind([]string{"ctrl+r"}, "ctrl+r", "read again"),
+		Close:    bind([]string{"esc"}, "esc", "close"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ProvidersKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Mark, k.Order, k.Race, k.Sort, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (k ProvidersKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.nav(), {k.Mark, k.Clear, k.Order, k.Race}, {k.Sort, k.Reverse, k.Reload, k.Close}}
 }
 
 // FormKeys are the keys of every form (settings, destination edit and

@@ -13,7 +13,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/reqlog"
-	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
 // replayMsg asks the shell to reopen a logged request in the playground.
@@ -73,51 +72,7 @@ func (p *playground) loadReplay(msg replayMsg) tea.Cmd {
 // holds; the rest of the request is not carried over).
 func (p *playground) loadSettings(req api.ResponseRequest) {
 	f := newSettingsForm()
-	text := func(name, v string) {
-		if fl := f.field(name); fl != nil {
-			fl.input.SetValue(textsafe.Line(v))
-		}
-	}
-	choice := func(name, v string) {
-		if fl := f.field(name); fl != nil {
-			for i, o := range fl.options {
-				if o == v {
-					fl.pick = i
-				}
-			}
-		}
-	}
-	num := func(x *float64) string {
-		if x == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*x, 'f', -1, 64)
-	}
-	integer := func(n *int) string {
-		if n == nil {
-			return ""
-		}
-		return strconv.Itoa(*n)
-	}
-	text(setInstructions, req.Instructions)
-	text(setMaxOut, integer(req.MaxOutputTokens))
-	text(setTemperature, num(req.Temperature))
-	text(setTopP, num(req.TopP))
-	if r := req.Reasoning; r != nil {
-		choice(setEffort, r.Effort)
-		choice(setSummary, r.Summary)
-	}
-	if req.ServiceTier != "" {
-		choice(setTier, req.ServiceTier)
-	}
-	var pairs []string
-	for k, v := range req.Metadata {
-		pairs = append(pairs, k+"="+v)
-	}
-	text(setMetadata, strings.Join(pairs, ", "))
-	text(setSession, req.SessionID)
-	text(setUser, req.User)
-	text(setMaxTools, integer(req.MaxToolCalls))
+	f.load(req)
 	p.settings = f
 }
 

@@ -20,6 +20,16 @@ import (
 
 const maxCompareModels = 4
 
+// The picker's columns, by name.
+const (
+	pickModel   = "model"
+	pickIn      = "in"
+	pickOut     = "out"
+	pickContext = "context"
+	pickParams  = "parameters"
+	pickNote    = "note"
+)
+
 type modelPicker struct {
 	filter  textinput.Model
 	keys    PickerKeys
@@ -37,14 +47,14 @@ func newModelPicker(cat *api.Catalogue, catErr error, current string, compare bo
 	p := &modelPicker{filter: newInput("› ", "type to filter models (or a model id)", 200, ""), keys: DefaultPickerKeys(), cat: cat, err: catErr,
 		compare: compare, current: current,
 		tbl: newTable(
-			column{title: "MODEL", keep: 9, min: 16},
+			column{name: pickModel, title: "MODEL", keep: 9, min: 16},
 			// Prices and context are what a model is picked by: the
 			// name gives way before them.
-			column{title: "IN $/M", keep: 10, min: 7, max: 10, right: true},
-			column{title: "OUT $/M", keep: 10, min: 7, max: 10, right: true},
-			column{title: "CONTEXT", keep: 8, min: 9, max: 10, right: true},
-			column{title: "PARAMETERS", keep: 2, max: 48},
-			column{title: "", keep: 7, max: 7},
+			column{name: pickIn, title: "IN $/M", keep: 10, min: 7, max: 10, right: true},
+			column{name: pickOut, title: "OUT $/M", keep: 10, min: 7, max: 10, right: true},
+			column{name: pickContext, title: "CONTEXT", keep: 8, min: 9, max: 10, right: true},
+			column{name: pickParams, title: "PARAMETERS", keep: 2, max: 48},
+			column{name: pickNote, title: "", keep: 7, max: 7},
 		)}
 	p.filter.Focus()
 	if cat != nil {
@@ -105,7 +115,31 @@ func (p *modelPicker) cells(i int) []string {
 			id = "  " + id
 		}
 	}
-	return []string{textsafe.Line(id), present.Price(m.PriceOf("prompt")), present.Price(m.PriceOf("completion")), ctx, textsafe.Line(params), note}
+	return p.tbl.cells(func(col string) string {
+		switch col {
+		case pickModel:
+			return textsafe.Line(id)
+		case pickIn:
+			return present.Price(m.PriceOf("prompt"))
+		case pickOut:
+			return present.Price(m.PriceOf("completion"))
+		case pickContext:
+			return ctx
+		case pickParams:
+			return textsafe.Line(params)
+		case pickNote:
+			return note
+		}
+		return ""
+	})
+}
+
+// highlighted is the model under the cursor, else the id typed.
+func (p *modelPicker) highlighted() string {
+	if id := p.selectedID(); id != "" {
+		return id
+	}
+	return strings.TrimSpace(p.filter.Value())
 }
 
 func (p *modelPicker) selectedID() string {

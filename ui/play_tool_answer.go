@@ -12,9 +12,9 @@ package ui
 // the calls are answered from it without asking, up to api.MaxToolTurns
 // turns in a row.
 //
-// The settings choose the format and the tools; this file reads them
-// only through the accessors below (requestFormat, requestTools,
-// toolResultsFile), over the fields of playDepth.
+// The settings choose the format and the tools (api.SettingsTable puts
+// them into the request); a turn reads them from the request it sent, and
+// the canned results file through toolResultsFile.
 
 import (
 	"fmt"
@@ -31,48 +31,19 @@ import (
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-// playDepth is the playground's structured outputs and function tools:
-// what the settings chose, and the input answering a call.
+// playDepth is the input answering the model's function calls.
 type playDepth struct {
-	// Chosen by the settings (read through the accessors): the response
-	// format (nil: text), the function tools with the tool choice and
-	// parallel calls (nil: the service's default), and the file of
-	// canned results by tool name ("": the user answers each call).
-	format      *api.TextFormat
-	tools       []api.FunctionTool
-	toolChoice  api.ToolChoice
-	parallel    *bool
-	resultsFile string
-
 	keys   ToolAnswerKeys
 	answer *toolAnswer // open while a call is answered
 }
 
-// requestFormat is the response format the settings chose (nil: text).
-func (p *playground) requestFormat() *api.TextFormat { return p.depth.format }
-
-// requestTools is the function tools the settings chose.
-func (p *playground) requestTools() []api.FunctionTool { return p.depth.tools }
-
-// toolResultsFile is the file of canned results ("" for none).
-func (p *playground) toolResultsFile() string { return p.depth.resultsFile }
-
-// applyDepth puts the chosen format and tools into a request, unless the
-// settings already put them there.
-func (p *playground) applyDepth(req *api.ResponseRequest) *api.ValidationError {
-	if f := p.requestFormat(); f != nil && req.Text == nil {
-		req.Text = &api.TextConfig{Format: f}
+// toolResultsFile is the file of canned results the settings name (""
+// for none: the user answers each call).
+func (p *playground) toolResultsFile() string {
+	if p.settings == nil {
+		return ""
 	}
-	if tools := p.requestTools(); len(tools) > 0 && len(req.Tools) == 0 {
-		if err := req.SetTools(tools, p.depth.toolChoice); err != nil {
-			return &api.ValidationError{Field: "tools", Rule: "could not be encoded: " + present.Plain(err)}
-		}
-		if v := p.depth.parallel; v != nil {
-			on := *v
-			req.ParallelToolCalls = &on
-		}
-	}
-	return nil
+	return p.settings.ToolResultsFile
 }
 
 // expect readies a turn for what its request asks: an indented,

@@ -55,8 +55,12 @@ type playground struct {
 	catErr   error
 	catAsked bool
 	picker   *modelPicker
-	settings *form
-	save     pathInput
+	// providers is the providers panel when open (over the picker or
+	// the transcript); provGen tags its reads.
+	providers *providersPanel
+	provGen   int
+	settings  *requestSettings
+	save      pathInput
 
 	turns  []*turn
 	scroll int // lines from the end; 0 follows the end
@@ -169,7 +173,7 @@ func (p *playground) Update(msg tea.Msg) tea.Cmd {
 // owns reports whether update acts on msg.
 func (p *playground) owns(msg tea.Msg) bool {
 	switch msg.(type) {
-	case focusMsg, catalogueMsg, streamOpenedMsg, streamChunkMsg, answerMsg, generationMsg, rateTickMsg, renderedMsg,
+	case focusMsg, catalogueMsg, settingFileMsg, endpointsMsg, streamOpenedMsg, streamChunkMsg, answerMsg, generationMsg, rateTickMsg, renderedMsg,
 		savedMsg, pathCompletedMsg, tea.MouseMsg, tea.KeyMsg, tea.WindowSizeMsg,
 		answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
 		return true
@@ -194,6 +198,16 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 			p.picker.filter.SetValue(cur.filter.Value())
 			p.picker.apply()
 			p.picker.setSize(p.w, p.h)
+		}
+		return nil
+	case endpointsMsg:
+		if p.providers != nil {
+			p.providers.got(msg)
+		}
+		return nil
+	case settingFileMsg:
+		if p.settings.gotFile(msg) {
+			p.checkSettings()
 		}
 		return nil
 	case streamOpenedMsg:
@@ -252,11 +266,14 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.keys
 	// esc stops what is running, wherever the focus is.
-	if p.running() && key.Matches(msg, k.Stop) && p.mode != playPicker && p.mode != playSaving {
+	if p.running() && key.Matches(msg, k.Stop) && p.mode != playPicker && p.mode != playSaving && p.providers == nil {
 		return p.stopAll()
 	}
 	if p.confirm != nil {
 		return p.confirmKey(msg)
+	}
+	if p.providers != nil {
+		return p.providersKey(msg)
 	}
 	if p.answering() {
 		return p.answerKey(msg)
@@ -293,6 +310,7 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		cmd, changed, used := p.settings.key(msg)
 		if changed {
 			p.checkSettings()
+			cmd = tea.Batch(cmd, p.settings.readFiles(false))
 		}
 		if !used {
 			return unknownKey(msg)
@@ -333,11 +351,13 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 			return p.ask(askCompare, "start a new compare? The compared answers are not saved (w saves)")
 		}
 		return p.openPicker(true)
+	case key.Matches(msg, k.Providers):
+		return p.openProviders(p.shownModel())
 	case key.Matches(msg, k.Settings):
 		p.setMode(playSettings)
 		p.settings.base = p.settings.snapshot() // esc asks before dropping changes from here
 		p.checkSettings()
-		return nil
+		return p.settings.readFiles(true) // files may have changed on disk
 	case key.Matches(msg, k.NewChat):
 		if p.running() {
 			return say("an answer is still streaming: esc stops it first")
@@ -398,7 +418,7 @@ func (p *playground) setMode(m playMode) {
 
 func (p *playground) openPicker(compare bool) tea.Cmd {
 	p.picker = newModelPicker(p.cat, p.catErr, p.model, compare)
-	if compare && p.cmp != nil {
+	if compare && p.cmp != nil && p.cmp.providers == nil {
 		p.picker.marked = append([]string(nil), p.cmp.models...)
 	}
 	p.picker.setSize(p.w, p.transcriptHeight()+1)
@@ -414,6 +434,9 @@ func (p *playground) openPicker(compare bool) tea.Cmd {
 func (p *playground) onPickerKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, p.picker.keys.Refresh) {
 		return catalogueCmd(p.c.client, p.c.ctx, true)
+	}
+	if key.Matches(msg, p.picker.keys.Providers) {
+		return p.openProviders(p.picker.highlighted())
 	}
 	cmd, res, chosen := p.picker.key(msg)
 	switch res {
@@ -453,6 +476,9 @@ func (p *playground) KeyMap() help.KeyMap {
 	if p.confirm != nil {
 		return p.confirm.KeyMap()
 	}
+	if p.providers != nil {
+		return p.providers.keys
+	}
 	if p.answering() {
 		return p.answerKeyMap()
 	}
@@ -491,6 +517,9 @@ func (p *playground) Help() string {
 	if p.confirm != nil {
 		return "answering y/N"
 	}
+	if p.providers != nil {
+		return "choosing providers"
+	}
 	if p.answering() {
 		return p.answerHelp()
 	}
@@ -505,14 +534,16 @@ func (p *playground) Help() string {
 		return "typing where to save"
 	}
 	if p.cmp != nil {
-		return "comparing " + format.Plural(len(p.cmp.models), "model", "models")
+		return p.cmp.doing()
 	}
 	return "reading the transcript"
 }
 
 // Dialog reports a field, a picker, the settings, saving or a y/N open:
 // q is then the playground's key, never the shell's quit.
-func (p *playground) Dialog() bool { return p.mode != playNav || p.confirm != nil || p.answering() }
+func (p *playground) Dialog() bool {
+	return p.mode != playNav || p.confirm != nil || p.providers != nil || p.answering()
+}
 
 // Unsaved says what quitting would lose (see unsavedAnswers).
 func (p *playground) Unsaved() string {
@@ -533,6 +564,9 @@ func (p *playground) Unsaved() string {
 }
 
 func (p *playground) Typing() bool {
+	if p.providers != nil {
+		return false // the panel takes no text
+	}
 	if p.answering() {
 		return p.depth.answer.confirm == nil
 	}

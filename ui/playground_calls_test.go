@@ -8,6 +8,7 @@ package ui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -31,28 +32,69 @@ const personSchema = `{"type":"object","properties":{"name":{"type":"string"},"a
 
 const weatherTools = `[{"name":"get_weather","description":"The weather in a city","parameters":{"type":"object","properties":{"city":{"type":"string"},"unit":{"enum":["c","f"]}},"required":["city","unit"]}}]`
 
-// setDepth sets the playground's format and tools, as the settings do.
-func (u *ui) setDepth(set func(d *playDepth)) {
+// depthSet is what a test chooses in the settings before a prompt.
+type depthSet struct {
+	format  string // api.FormatText (""), FormatJSONObject, or FormatJSONSchema (the person schema)
+	tools   string // the tools file's content ("": none)
+	results string // the tool results file ("": none)
+	stream  string // "on" or "off" ("": unchanged)
+}
+
+// setDepth chooses the format, tools and results in the settings form as
+// a user does (files typed as paths, read by a command), waits until the
+// settings are valid, and keeps them.
+func (u *ui) setDepth(d depthSet) {
 	u.t.Helper()
-	u.until("depth set", func(m Model) bool { set(&playOf(m).depth); return true })
+	u.runes("s")
+	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	format := cmp.Or(d.format, api.FormatText)
+	u.setField(setFormat, format)
+	schema, tools := "", ""
+	if format == api.FormatJSONSchema {
+		schema = schemaFile(u.t, personSchema)
+	}
+	if d.tools != "" {
+		tools = filepath.Join(u.t.TempDir(), "tools.json")
+		if err := os.WriteFile(tools, []byte(d.tools), 0o600); err != nil {
+			u.t.Fatal(err)
+		}
+	}
+	u.setText(setSchema, schema)
+	name, strict := "", "off"
+	if schema != "" {
+		name, strict = "person", "on"
+	}
+	u.setText("text.format.name", name)
+	u.setField("text.format.strict", strict)
+	u.setText(setTools, tools)
+	u.setText(setToolResults, d.results)
+	if d.stream != "" {
+		u.setField(setStream, d.stream)
+	}
+	u.until("files read and the settings valid", func(m Model) bool {
+		p := playOf(m)
+		var req api.ResponseRequest
+		_, errs := applySettings(p.settings, &req, nil)
+		isSchema := p.settings.Format != nil && p.settings.Format.Type == api.FormatJSONSchema
+		return len(errs) == 0 && (tools != "") == (len(p.settings.Tools) > 0) && (schema != "") == isSchema
+	})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	u.until("settings kept", func(m Model) bool { return playOf(m).mode != playSettings })
 }
 
-func schemaFormat(t *testing.T) *api.TextFormat {
-	t.Helper()
-	f, err := api.SchemaFormat("person", []byte(personSchema), true)
-	if err != nil {
-		t.Fatal(err)
+// setText sets a text setting; "" clears it.
+func (u *ui) setText(name, value string) {
+	u.t.Helper()
+	if value != "" {
+		u.setField(name, value)
+		return
 	}
-	return f
-}
-
-func weather(t *testing.T) []api.FunctionTool {
-	t.Helper()
-	tools, err := api.ParseTools([]byte(weatherTools))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tools
+	u.until(name+" cleared", func(m Model) bool {
+		p := playOf(m)
+		p.settings.field(name).input.SetValue("")
+		p.checkSettings()
+		return true
+	})
 }
 
 // checked waits for the last answer's verdict.
@@ -105,7 +147,7 @@ func TestPlaygroundSchemaViolationsWithPointers(t *testing.T) {
 	release := make(chan struct{})
 	_, c := startGW(t, gateway.Options{TokensPerSecond: 50, Wrap: holdAfterFirst(api.EventOutputTextDelta, release)})
 	u := start(t, Options{Client: c, View: "playground", Model: gateway.ModelJSONBroken}, 120, 50)
-	u.setDepth(func(d *playDepth) { d.format = schemaFormat(t) })
+	u.setDepth(depthSet{format: api.FormatJSONSchema})
 	u.typePrompt("a person please")
 	v := u.until("JSON streaming", func(m Model) bool {
 		tn := lastTurn(m)
@@ -138,13 +180,13 @@ func TestPlaygroundSchemaViolationsWithPointers(t *testing.T) {
 func TestPlaygroundSchemaValid(t *testing.T) {
 	_, c := startGW(t, gateway.Options{TokensPerSecond: 3000})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 120, 40)
-	u.setDepth(func(d *playDepth) { d.format = schemaFormat(t) })
+	u.setDepth(depthSet{format: api.FormatJSONSchema})
 	u.typePrompt("a person please")
 	v := u.until("checked", checked)
 	if !strings.Contains(v, "✓ valid: the answer matches the schema person") {
 		t.Fatalf("no valid verdict:\n%s", v)
 	}
-	u.setDepth(func(d *playDepth) { d.format = &api.TextFormat{Type: api.FormatJSONObject} })
+	u.setDepth(depthSet{format: api.FormatJSONObject})
 	u.typePrompt("any JSON")
 	u.until("second checked", func(m Model) bool { return len(playOf(m).turns) == 2 && checked(m) })
 	u.screen("✓ valid JSON")
@@ -160,17 +202,11 @@ func TestPlaygroundDepthNotStreamed(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "results.json")
 	os.WriteFile(file, []byte(`{"get_weather": "sunny"}`), 0o600)
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini", Requests: rec}, 120, 50)
-	u.until("streaming off", func(m Model) bool {
-		p := playOf(m)
-		f := p.settings.field(setStream)
-		f.pick = 1 // "off"
-		p.depth.format = schemaFormat(t)
-		return f.choice() == "off"
-	})
+	u.setDepth(depthSet{format: api.FormatJSONSchema, stream: "off"})
 	u.typePrompt("a person please")
 	u.until("checked", checked)
 	u.screen("✓ valid: the answer matches the schema person", "\n    \"age\": ")
-	u.setDepth(func(d *playDepth) { d.format, d.tools, d.resultsFile = nil, weather(t), file })
+	u.setDepth(depthSet{tools: weatherTools, results: file})
 	u.until("model", func(m Model) bool { playOf(m).model = gateway.ModelTools; return true })
 	u.typePrompt("weather?")
 	u.until("answered from the file", func(m Model) bool { return len(playOf(m).turns) == 3 && ended(api.EndCompleted)(m) })
@@ -187,7 +223,7 @@ func TestPlaygroundDepthNotStreamed(t *testing.T) {
 func TestPlaygroundSchemaInterruptedKeepsWhatArrived(t *testing.T) {
 	_, c := startGW(t, gateway.Options{TokensPerSecond: 3000})
 	u := start(t, Options{Client: c, View: "playground", Model: gateway.ModelDrop}, 120, 40)
-	u.setDepth(func(d *playDepth) { d.format = schemaFormat(t) })
+	u.setDepth(depthSet{format: api.FormatJSONSchema})
 	u.typePrompt("a person please")
 	v := u.until("interrupted", ended(api.EndInterrupted))
 	if !strings.Contains(v, "not checked against the schema person: the answer ended before it was whole") {
@@ -209,7 +245,7 @@ func TestPlaygroundToolCallAnsweredByHand(t *testing.T) {
 	srv, c := startGW(t, gateway.Options{TokensPerSecond: 3000})
 	rec := requestLog(t)
 	u := start(t, Options{Client: c, View: "playground", Model: gateway.ModelTools, Requests: rec}, 120, 50)
-	u.setDepth(func(d *playDepth) { d.tools = weather(t) })
+	u.setDepth(depthSet{tools: weatherTools})
 	u.typePrompt("weather in Paris?")
 	v := u.until("the call waits", func(m Model) bool { return ended(api.EndCompleted)(m) && playOf(m).callsWait() })
 	requireLists(t, "help bar", lastLine(v), []string{"a answer the tool calls"}, nil)
@@ -306,7 +342,7 @@ func TestPlaygroundToolCallsFromResultsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := start(t, Options{Client: c, View: "playground", Model: gateway.ModelTools}, 120, 50)
-	u.setDepth(func(d *playDepth) { d.tools, d.resultsFile = weather(t), file })
+	u.setDepth(depthSet{tools: weatherTools, results: file})
 	u.typePrompt("weather in Paris?")
 	u.until("answered from the file", func(m Model) bool { return len(playOf(m).turns) == 2 && ended(api.EndCompleted)(m) })
 	u.screen("↳ result (from "+file+`): {"temp":21}`, `The get_weather tool answered: {"temp":21}`)
@@ -347,7 +383,7 @@ func TestPlaygroundToolCallStoppedKeepsWhatArrived(t *testing.T) {
 	defer close(release)
 	_, c := startGW(t, gateway.Options{TokensPerSecond: 50, Wrap: holdAfterFirst(api.EventFunctionArgsDelta, release)})
 	u := start(t, Options{Client: c, View: "playground", Model: gateway.ModelTools}, 120, 40)
-	u.setDepth(func(d *playDepth) { d.tools = weather(t) })
+	u.setDepth(depthSet{tools: weatherTools})
 	u.typePrompt("weather in Paris?")
 	u.until("arguments arriving", func(m Model) bool {
 		tn := lastTurn(m)
@@ -419,14 +455,11 @@ func TestPlaygroundParallelCallsEachAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, err := api.ParseTools([]byte(`[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"},"unit":{"enum":["c","f"]}}}},{"name":"get_time","parameters":{"type":"object"}}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tools := `[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"},"unit":{"enum":["c","f"]}}}},{"name":"get_time","parameters":{"type":"object"}}]`
 	file := filepath.Join(t.TempDir(), "time.json")
 	os.WriteFile(file, []byte("12:00 CET\n"), 0o600)
 	u := start(t, Options{Client: FromAPI(ac, ""), View: "playground", Model: "a/b"}, 120, 60)
-	u.setDepth(func(d *playDepth) { d.tools = tools })
+	u.setDepth(depthSet{tools: tools})
 	u.typePrompt("weather and time?")
 	v := u.until("both checked", func(m Model) bool {
 		tn := lastTurn(m)

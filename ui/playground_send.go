@@ -52,9 +52,6 @@ func (p *playground) history(prompt string) api.Input {
 func (p *playground) buildRequest(input api.Input, model string) (api.ResponseRequest, bool, []*api.ValidationError) {
 	req := api.ResponseRequest{Input: input, Model: model}
 	stream, errs := applySettings(p.settings, &req, p.cat.Find(model))
-	if err := p.applyDepth(&req); err != nil {
-		errs = append(errs, err)
-	}
 	if err := api.ValidateModel(model); err != nil {
 		errs = append(errs, err.(*api.ValidationError))
 	}

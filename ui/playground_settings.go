@@ -1,241 +1,232 @@
 package ui
 
-// The playground's settings: a form whose every value is checked as it is
-// typed (all errors at once, each beside its field) and whose settings the
-// chosen model does not list are flagged.
+// The playground's settings: a form built from the settings table
+// (api.SettingsTable: each setting's name, kind, default, help, rule,
+// request member and the models that support it), whose every value is
+// checked as it is typed (all errors at once, each beside its field) and
+// whose settings the chosen model does not list are flagged. Files (a
+// schema, tools, canned tool results) are read by a command when their
+// path is typed and each time the settings open, never in Update.
 
 import (
-	"strconv"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-// Settings field names: the request members they feed, as errors name
-// them.
+// Settings field names used outside the table (tests, replay): the
+// table's own names.
 const (
 	setInstructions = "instructions"
 	setMaxOut       = "max_output_tokens"
 	setTemperature  = "temperature"
-	setTopP         = "top_p"
-	setEffort       = "reasoning.effort"
-	setSummary      = "reasoning.summary"
-	setTier         = "service_tier"
-	setMetadata     = "metadata"
-	setSession      = "session_id"
-	setUser         = "user"
 	setMaxTools     = "max_tool_calls"
-	setStopSteps    = "stop_server_tools_when.step_count_is"
-	setStopCost     = "stop_server_tools_when.max_cost"
-	setTraceID      = "trace.trace_id"
-	setTraceName    = "trace.trace_name"
-	setSpanName     = "trace.span_name"
-	setGenName      = "trace.generation_name"
-	setParentSpan   = "trace.parent_span_id"
-	setTruncation   = "truncation"
 	setStream       = "stream"
-	setRouting      = "routing_metadata"
+	setFormat       = "text.format"
+	setSchema       = "text.format.schema"
+	setTools        = "tools"
+	setToolResults  = "tool results"
+	setOrder        = "provider.order"
+	setOnly         = "provider.only"
+	setFallbacks    = "provider.allow_fallbacks"
 )
 
-// settingParam maps a setting to the supported_parameters name a model
-// lists for it.
-var settingParam = map[string][]string{
-	setMaxOut:      {"max_tokens", "max_output_tokens"},
-	setTemperature: {"temperature"},
-	setTopP:        {"top_p"},
-	setEffort:      {"reasoning", "include_reasoning"},
-	setSummary:     {"reasoning", "include_reasoning"},
+// requestSettings is the settings form and what its settings send beside
+// the request, kept in step with the form each time it is checked.
+type requestSettings struct {
+	*form
+	// table is the settings the form shows (api.SettingsTable).
+	table []api.Setting
+
+	// Format is the response format sent (nil: plain text).
+	Format *api.TextFormat
+	// Tools are the function tools sent (to check and answer calls).
+	Tools []api.FunctionTool
+	// ToolResults are canned results by tool name (nil: the user
+	// answers each call); ToolResultsFile is where they were read.
+	ToolResults     map[string]string
+	ToolResultsFile string
+
+	// files are the file settings read by a command, by setting name.
+	files map[string]settingFile
+	// built is what the settings sent when last checked (in Update): the
+	// model line draws its estimate and flags from it, changing nothing.
+	built api.Settings
 }
 
-func newSettingsForm() *form {
-	onOff := []string{"on", "off"}
-	f := newForm(
-		textField(setInstructions, "instructions", "free text", ""),
-		textField(setMaxOut, "max output tokens", "whole number ≥ 1; empty = model default", ""),
-		textField(setTemperature, "temperature", "0 to 2; empty = default", ""),
-		textField(setTopP, "top p", "0 to 1; empty = default", ""),
-		choiceField(setEffort, "reasoning effort", "← → choose", append([]string{"(off)"}, api.ReasoningEfforts...), "(off)"),
-		choiceField(setSummary, "reasoning summary", "← → choose", append([]string{"(none)"}, api.ReasoningSummaries...), "(none)"),
-		choiceField(setTier, "service tier", "fast = priority", api.ServiceTiers, "auto"),
-		textField(setMetadata, "metadata", "k=v, k=v · ≤16 pairs, key ≤64 chars without [ ], value ≤512", ""),
-		textField(setSession, "session id", "≤256 characters", ""),
-		textField(setUser, "user", "≤256 characters", ""),
-		textField(setMaxTools, "max tool calls", "0 to 30; empty = 30", ""),
-		textField(setStopSteps, "stop after steps", "whole number ≥ 1 (step_count_is)", ""),
-		textField(setStopCost, "stop at cost $", "number > 0 (max_cost)", ""),
-		textField(setTraceID, "trace id", "trace metadata", ""),
-		textField(setTraceName, "trace name", "trace metadata", ""),
-		textField(setSpanName, "span name", "trace metadata", ""),
-		textField(setGenName, "generation name", "trace metadata", ""),
-		textField(setParentSpan, "parent span id", "trace metadata", ""),
-		choiceField(setTruncation, "truncation", "← → choose", []string{"(default)", "auto", "disabled"}, "(default)"),
-		choiceField(setStream, "streaming", "off sends one plain request", onOff, "on"),
-		choiceField(setRouting, "routing metadata", "X-OpenRouter-Metadata", []string{"off", "on"}, "off"),
-	)
-	f.keys = DefaultSettingsKeys()
-	return f
+// settingFile is a file setting's content as last read (or why not).
+type settingFile struct {
+	path string
+	data []byte
+	err  error
 }
 
-// applySettings fills req from the form. Every invalid field gets its
-// error; the model's unsupported settings are flagged in their hints.
-// It reports whether to stream, and every error.
-func applySettings(f *form, req *api.ResponseRequest, model *api.Model) (stream bool, errs []*api.ValidationError) {
-	add := func(field, rule string) { errs = append(errs, &api.ValidationError{Field: field, Rule: rule}) }
-	get := func(n string) string { return strings.TrimSpace(f.field(n).value()) }
-	choice := func(n string) string { return f.field(n).choice() }
-	req.Instructions = get(setInstructions)
-	if v := get(setMaxOut); v != "" {
-		if n, err := strconv.Atoi(v); err != nil || n < 1 {
-			add(setMaxOut, "must be a whole number of at least 1")
-		} else {
-			req.MaxOutputTokens = &n
-		}
-	}
-	number := func(name, rule string, dst **float64) {
-		if v := get(name); v != "" {
-			if x, err := api.ParseNumber(v); err != nil {
-				add(name, rule)
-			} else {
-				*dst = &x
-			}
-		}
-	}
-	number(setTemperature, "must be a number from 0 to 2", &req.Temperature)
-	number(setTopP, "must be a number from 0 to 1", &req.TopP)
-	effort, summary := choice(setEffort), choice(setSummary)
-	if effort != "(off)" || summary != "(none)" {
-		req.Reasoning = &api.Reasoning{}
-		if effort != "(off)" {
-			req.Reasoning.Effort = effort
-		}
-		if summary != "(none)" {
-			req.Reasoning.Summary = summary
-		}
-	}
-	req.ServiceTier = choice(setTier)
-	if v := get(setMetadata); v != "" {
-		md, err := api.ParseMetadata([]string{v})
-		if err != nil {
-			var ve *api.ValidationError
-			asErr(err, &ve)
-			add(setMetadata, ve.Rule)
-		} else {
-			req.Metadata = md
-		}
-	}
-	req.SessionID, req.User = get(setSession), get(setUser)
-	if v := get(setMaxTools); v != "" {
-		if n, err := strconv.Atoi(v); err != nil {
-			add(setMaxTools, "must be a whole number from 0 to 30")
-		} else {
-			req.MaxToolCalls = &n
-		}
-	}
-	if v := get(setStopSteps); v != "" {
-		if n, err := strconv.Atoi(v); err != nil || n < 1 {
-			add(setStopSteps, "must be a whole number of at least 1")
-		} else {
-			req.StopServerToolsWhen = append(req.StopServerToolsWhen, api.StopCondition{Type: "step_count_is", StepCount: &n})
-		}
-	}
-	if v := get(setStopCost); v != "" {
-		if x, err := api.ParseNumber(strings.TrimPrefix(v, "$")); err != nil || x <= 0 {
-			add(setStopCost, "must be a number above 0")
-		} else {
-			req.StopServerToolsWhen = append(req.StopServerToolsWhen, api.StopCondition{Type: "max_cost", MaxCostInDollars: &x})
-		}
-	}
-	tr := api.Trace{TraceID: get(setTraceID), TraceName: get(setTraceName), SpanName: get(setSpanName), GenerationName: get(setGenName), ParentSpanID: get(setParentSpan)}
-	if tr.TraceID+tr.TraceName+tr.SpanName+tr.GenerationName+tr.ParentSpanID != "" {
-		req.Trace = &tr
-	}
-	if t := choice(setTruncation); t != "(default)" {
-		req.Truncation = t
-	}
-	stream = choice(setStream) == "on"
-	req.RoutingMetadata = choice(setRouting) == "on"
-	// The contract's own rules, checked by the client: every one, not
-	// only the first, and whatever else failed (a field that did not
-	// parse is left out of the probe, so it is not named twice).
-	failed := map[string]bool{}
-	for _, e := range errs {
-		failed[e.Field] = true
-	}
-	for _, ve := range contractErrors(req) {
-		name := ve.Field
-		switch {
-		case strings.HasPrefix(name, "metadata"):
-			name = setMetadata
-		case strings.HasPrefix(name, "stop_server_tools_when"):
-			name = setStopSteps
-		}
-		if !failed[name] {
-			add(name, ve.Rule)
-		}
-	}
-	f.setErrors(errs)
-	flagUnsupported(f, model)
-	return stream, errs
+// settingFileMsg is a file setting read off the UI loop.
+type settingFileMsg struct {
+	name string
+	file settingFile
 }
 
-// contractErrors runs the request's own validation once per member it
-// checks, so that every problem is found (Validate stops at the first).
-func contractErrors(req *api.ResponseRequest) []*api.ValidationError {
-	var out []*api.ValidationError
-	probe := *req
-	probe.Input, probe.Model = api.Input{Text: "x"}, "x/x"
-	for i := 0; i < 12; i++ {
-		err := probe.Validate()
-		if err == nil {
-			break
-		}
-		var ve *api.ValidationError
-		if !asErr(err, &ve) {
-			break
-		}
-		out = append(out, ve)
-		// clear the member that failed and look again
-		switch {
-		case ve.Field == "metadata" || strings.HasPrefix(ve.Field, "metadata."):
-			probe.Metadata = nil
-		case ve.Field == "session_id":
-			probe.SessionID = ""
-		case ve.Field == "user":
-			probe.User = ""
-		case ve.Field == "max_tool_calls":
-			probe.MaxToolCalls = nil
-		case ve.Field == "max_output_tokens":
-			probe.MaxOutputTokens = nil
-		case strings.HasPrefix(ve.Field, "stop_server_tools_when"):
-			probe.StopServerToolsWhen = nil
-		case ve.Field == "service_tier":
-			probe.ServiceTier = ""
-		case ve.Field == "temperature":
-			probe.Temperature = nil
-		case ve.Field == "top_p":
-			probe.TopP = nil
-		case strings.HasPrefix(ve.Field, "reasoning"):
-			probe.Reasoning = nil
-		case ve.Field == "truncation":
-			probe.Truncation = ""
+func newSettingsForm() *requestSettings { return newSettingsFrom(api.SettingsTable) }
+
+// newSettingsFrom builds the form of a settings table: a field per row,
+// of its kind, with its default and its help.
+func newSettingsFrom(table []api.Setting) *requestSettings {
+	fields := make([]*formField, 0, len(table))
+	for _, st := range table {
+		switch st.Kind {
+		case api.SettingChoice:
+			fields = append(fields, choiceField(st.Name, st.Label, st.Help, st.Options, st.Default))
 		default:
-			return out
+			fields = append(fields, textField(st.Name, st.Label, st.Help, st.Default))
 		}
 	}
-	return out
+	f := newForm(fields...)
+	f.keys = DefaultSettingsKeys()
+	ps := &requestSettings{form: f, table: table, files: map[string]settingFile{}}
+	ps.built, _ = api.ApplySettings(table, ps)
+	return ps
 }
 
-// flagUnsupported marks the settings the model does not list; they are
-// still sent if the user insists (enter again), but never silently.
-func flagUnsupported(f *form, model *api.Model) {
-	for name, params := range settingParam {
-		fl := f.field(name)
+// Value implements api.SettingValues.
+func (ps *requestSettings) Value(name string) string {
+	fl := ps.field(name)
+	switch {
+	case fl == nil:
+		return ""
+	case fl.kind == fieldChoice:
+		return fl.choice()
+	}
+	return fl.value()
+}
+
+// File implements api.SettingValues: the content read for the path the
+// field holds now.
+func (ps *requestSettings) File(name string) ([]byte, error) {
+	f, ok := ps.files[name]
+	if !ok || f.path != strings.TrimSpace(ps.Value(name)) {
+		return nil, errors.New("is being read: try again in a moment")
+	}
+	return f.data, f.err
+}
+
+// readFiles reads the file settings whose path changed (all of them
+// when again is set: the settings were opened and files may have
+// changed on disk).
+func (ps *requestSettings) readFiles(again bool) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, st := range ps.table {
+		v := strings.TrimSpace(ps.Value(st.Name))
+		if st.Kind != api.SettingFile || v == "" || api.Pasted(v) {
+			continue
+		}
+		if f, ok := ps.files[st.Name]; ok && f.path == v && !again {
+			continue
+		}
+		name, limit := st.Name, st.MaxBytes
+		cmds = append(cmds, func() tea.Msg {
+			data, err := readSettingFile(v, limit)
+			return settingFileMsg{name: name, file: settingFile{path: v, data: data, err: err}}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// gotFile keeps a file read for its field, unless the path changed since.
+func (ps *requestSettings) gotFile(msg settingFileMsg) bool {
+	if strings.TrimSpace(ps.Value(msg.name)) != msg.file.path {
+		return false
+	}
+	ps.files[msg.name] = msg.file
+	return true
+}
+
+// readSettingFile reads a file bounded by limit; errors are rules.
+func readSettingFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(expandHome(path))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errors.New("no such file: " + path)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, errors.New("cannot be read (permission denied): " + path)
+	case err != nil:
+		return nil, errors.New("cannot be opened: " + path)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errors.New("is a directory, not a file: " + path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, errors.New("could not be read: " + path)
+	}
+	if int64(len(b)) > limit {
+		return nil, errors.New("is too large: " + path)
+	}
+	return b, nil
+}
+
+// applySettings fills req from the form (its input and model are kept).
+// Every invalid field gets its error; the model's unsupported settings
+// are flagged in their hints. It reports whether to stream, and every
+// error.
+func applySettings(ps *requestSettings, req *api.ResponseRequest, model *api.Model) (stream bool, errs []*api.ValidationError) {
+	s, errs := api.ApplySettings(ps.table, ps)
+	ps.built = s
+	in, name := req.Input, req.Model
+	*req = s.Request
+	req.Input, req.Model = in, name
+	ps.Format, ps.Tools, ps.ToolResults = s.Format(), s.Tools, s.ToolResults
+	ps.ToolResultsFile = ""
+	if s.ToolResults != nil {
+		ps.ToolResultsFile = strings.TrimSpace(ps.Value(setToolResults))
+	}
+	ps.setErrors(errs)
+	ps.flagUnsupported(model)
+	return s.Stream, errs
+}
+
+// inputChars is what the settings send as input tokens (the rows marked
+// Input: the instructions, a schema, the tools), for the estimate.
+func (ps *requestSettings) inputChars() int {
+	n := 0
+	for _, st := range ps.table {
+		if !st.Input {
+			continue
+		}
+		v := strings.TrimSpace(ps.Value(st.Name))
+		if st.Kind == api.SettingFile && v != "" && !api.Pasted(v) {
+			if f, ok := ps.files[st.Name]; ok && f.path == v {
+				n += len(f.data)
+			}
+			continue
+		}
+		n += len(v)
+	}
+	return n
+}
+
+// flagUnsupported marks the settings the model does not list (the
+// table's Params); they are still sent if the user insists (enter
+// again), but never silently.
+func (ps *requestSettings) flagUnsupported(model *api.Model) {
+	for _, st := range ps.table {
+		fl := ps.field(st.Name)
+		if fl == nil || st.Params == nil {
+			continue
+		}
 		fl.hint = strings.TrimSuffix(fl.hint, unsupportedNote)
-		if model == nil || model.SupportedParameters == nil || !settingSet(fl) {
+		if model == nil || model.SupportedParameters == nil || strings.TrimSpace(ps.Value(st.Name)) == st.Default {
 			continue
 		}
 		supported := false
-		for _, p := range params {
+		for _, p := range st.Params {
 			supported = supported || model.Supports(p)
 		}
 		if !supported {
@@ -246,17 +237,40 @@ func flagUnsupported(f *form, model *api.Model) {
 
 const unsupportedNote = " · ⚠ not listed by this model"
 
-func settingSet(fl *formField) bool {
-	switch fl.kind {
-	case fieldChoice:
-		return fl.pick != 0
+// load puts a request's settings in the form (what the table can say
+// back; a file path cannot be, so files are left empty).
+func (ps *requestSettings) load(req api.ResponseRequest) {
+	for _, st := range ps.table {
+		fl := ps.field(st.Name)
+		if fl == nil || st.Load == nil {
+			continue
+		}
+		ps.set(st.Name, st.Load(&req))
 	}
-	return strings.TrimSpace(fl.value()) != ""
+	ps.built, _ = api.ApplySettings(ps.table, ps)
+}
+
+// set puts a value in a field: a choice picks the option (unknown ones
+// are ignored), text is typed in (made one inert line).
+func (ps *requestSettings) set(name, v string) {
+	fl := ps.field(name)
+	if fl == nil {
+		return
+	}
+	if fl.kind == fieldChoice {
+		for i, o := range fl.options {
+			if o == v {
+				fl.pick = i
+			}
+		}
+		return
+	}
+	fl.input.SetValue(textsafe.Line(v))
 }
 
 // settingsMap is the settings that are set, for saving with a
 // conversation.
-func settingsMap(f *form) map[string]string {
+func settingsMap(f *requestSettings) map[string]string {
 	out := map[string]string{}
 	for _, fl := range f.fields {
 		switch fl.kind {

@@ -96,7 +96,11 @@ func TestPlaygroundNonStreamingShowsNoRate(t *testing.T) {
 	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
 	u.until("streaming field", func(m Model) bool {
 		f := playOf(m).settings
-		f.idx = len(f.fields) - 2 // "streaming"
+		for i, fl := range f.fields {
+			if fl.name == setStream {
+				f.idx = i
+			}
+		}
 		f.focus()
 		return f.current().name == setStream
 	})

@@ -31,6 +31,8 @@ func (p *playground) onMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case p.providers != nil:
+		p.providers.nav.move(-d)
 	case p.mode == playPicker && p.picker != nil:
 		p.picker.nav.move(-d)
 	case p.mode == playSettings:
@@ -99,6 +101,9 @@ func (p *playground) SetSize(w, h int) {
 	if p.picker != nil {
 		p.picker.setSize(w, p.transcriptHeight()+1)
 	}
+	if p.providers != nil {
+		p.providers.setSize(w, p.transcriptHeight()+1)
+	}
 	if p.cmp != nil {
 		p.cmp.layout(p)
 	}
@@ -129,6 +134,8 @@ func (p *playground) View() string {
 	th := p.transcriptHeight()
 	var top string
 	switch {
+	case p.providers != nil:
+		top = p.providers.view(s, p.w, th+1)
 	case p.mode == playPicker && p.picker != nil:
 		top = p.picker.view(s, p.w, th+1)
 	case p.mode == playSettings:
@@ -250,7 +257,7 @@ func (p *playground) modelLine() string {
 	label := "model "
 	names := p.model
 	if p.cmp != nil {
-		label, names = "compare ", strings.Join(p.cmp.models, ", ")
+		label, names = p.cmp.label()
 	}
 	line := s.Label.Render(label) + s.Value.Render(textsafe.Line(names))
 	if m := p.selectedModel(); m != nil && p.cmp == nil {
@@ -259,8 +266,7 @@ func (p *playground) modelLine() string {
 			line += s.Muted.Render(" · " + format.Int(int(n)) + " context")
 		}
 		if prompt := p.prompt.Value(); strings.TrimSpace(prompt) != "" {
-			var req api.ResponseRequest
-			applySettings(p.settings, &req, m)
+			req := p.settings.built.Request // as last checked: View changes nothing
 			line += "  " + s.Info.Render("estimate: "+present.Estimate(p.estimate(m, prompt, req)))
 			if un := api.Unsupported(m, &req); len(un) > 0 {
 				line += "  " + s.Warning.Render("⚠ not listed by this model: "+strings.Join(un, ", "))

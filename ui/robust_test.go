@@ -83,6 +83,12 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		})
 		u.runes("m")
 		clean("the model picker", func(m Model) bool { p := playOf(m).picker; return p != nil && p.cat != nil })
+		u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
+		clean("the providers panel", func(m Model) bool {
+			pp := playOf(m).providers
+			return pp != nil && !pp.loading
+		})
+		u.key(tea.KeyEsc)
 		u.key(tea.KeyEsc)
 		u.runes("3")
 		clean("destinations", func(m Model) bool { return len(destOf(m).rows) > 5 })

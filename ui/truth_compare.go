@@ -15,7 +15,7 @@ import (
 func (c *compareState) switcher(s Styles, w int) string {
 	parts := make([]string, len(c.panes))
 	for i, pn := range c.panes {
-		name := textsafe.Line(pn.model)
+		name := textsafe.Line(pn.name())
 		if i == c.focus {
 			parts[i] = s.Focused.Render("▸ " + name)
 		} else {

@@ -14,7 +14,7 @@ func (p *playground) fullHelp() [][]key.Binding {
 			answered = answered || pn.turn != nil
 		}
 	}
-	first := []key.Binding{k.Edit, k.Model, k.Compare, k.Settings}
+	first := []key.Binding{k.Edit, k.Model, k.Compare, k.Settings, k.Providers}
 	if !answered {
 		return [][]key.Binding{first}
 	}

@@ -418,13 +418,13 @@ func TestNarrowHomeShowsTheIdsDistinguishingPart(t *testing.T) {
 	m := httpModel(t, c, Options{}, 80, 24)
 	v := viewOf(m)
 	h := homeOf(m)
-	if !h.tbl.shown(1) {
+	if h.tbl.widthOf(homeID) == 0 {
 		t.Fatalf("no id column at 80x24:\n%s", v)
 	}
 	seen := map[string]string{}
 	for _, seed := range []string{gateway.SeedChat, gateway.SeedFailed, gateway.SeedRateLimit, gateway.SeedFlaky500, gateway.SeedFlaky502} {
 		id := srv.SeedID(seed)
-		shown := strings.TrimPrefix(keepTail(id, h.tbl.widths[1]), "…")
+		shown := strings.TrimPrefix(keepTail(id, h.tbl.widthOf(homeID)), "…")
 		if !strings.Contains(v, shown) || !strings.HasSuffix(id, shown) || seen[shown] != "" {
 			t.Fatalf("%s shows as %q (as %s does):\n%s", id, shown, seen[shown], v)
 		}

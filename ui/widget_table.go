@@ -8,8 +8,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// column describes one column of a table.
+// column describes one column of a table: its name (how the code
+// addresses it; the title when not given) and its sizing rule.
 type column struct {
+	name  string
 	title string
 	// max caps the column's width (0: no cap); min is what it keeps when
 	// space is short (0: the title's width, or 4).
@@ -228,5 +230,42 @@ func fit(s string, w int, right bool) string {
 	return s + pad
 }
 
-// shown reports whether column i has room.
-func (t *table) shown(i int) bool { return i < len(t.widths) && t.widths[i] > 0 }
+// col is the position of the column named name (its name, or its title
+// when it has none), or -1.
+func (t *table) col(name string) int {
+	for i, c := range t.cols {
+		if c.name == name || (c.name == "" && c.title == name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// cells lays a row's cells out in column order, asking cell for each
+// column by name.
+func (t *table) cells(cell func(name string) string) []string {
+	out := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		name := c.name
+		if name == "" {
+			name = c.title
+		}
+		out[i] = cell(name)
+	}
+	return out
+}
+
+// set replaces the cell of the column named name.
+func (t *table) set(cells []string, name, v string) {
+	if i := t.col(name); i >= 0 && i < len(cells) {
+		cells[i] = v
+	}
+}
+
+// widthOf is the room laid out for the column named name (0: hidden).
+func (t *table) widthOf(name string) int {
+	if i := t.col(name); i >= 0 && i < len(t.widths) {
+		return t.widths[i]
+	}
+	return 0
+}

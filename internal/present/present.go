@@ -441,7 +441,7 @@ func GenerationLine(g *api.Generation) string {
 		parts = append(parts, "charged "+format.Cost(*g.TotalCost))
 	}
 	if len(g.ProviderResponses) > 1 {
-		parts = append(parts, "tried "+Attempts(g.ProviderResponses))
+		parts = append(parts, "fallback: tried "+Attempts(g.ProviderResponses))
 	}
 	if g.DataRegion != nil && *g.DataRegion != "" {
 		parts = append(parts, "region "+*g.DataRegion)
