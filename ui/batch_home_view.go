@@ -43,7 +43,7 @@ func btoi(b bool) int {
 func (v *batchesView) cells(r *homeRow) []string {
 	b := &r.b
 	status := textsafe.Line(present.Status(b.Status)) // as `batch list` says it
-	id := textsafe.Line(b.ID)
+	id := v.c.lineageMark(b.ID) + textsafe.Line(b.ID) // "…3a6a45 -> " before a retry made here
 	switch {
 	case r.fromRecord:
 		id += " (remembered)"

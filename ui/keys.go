@@ -162,6 +162,9 @@ func (k HomeKeys) FullHelp() [][]key.Binding {
 type BatchKeys struct {
 	ListKeys
 	Show, ErrorType, Sort, Export, Copy key.Binding
+	// Retry opens the retry of the failed rows; Effective toggles the
+	// latest attempt of each row across the retries made here.
+	Retry, Effective key.Binding
 }
 
 // DefaultBatchKeys returns the batch view's key map.
@@ -177,6 +180,8 @@ func DefaultBatchKeys() BatchKeys {
 		Sort:      bind([]string{"o"}, "o", "order: as sent/custom_id/tokens"),
 		Export:    bind([]string{"e"}, "e", "export shown results"),
 		Copy:      bind([]string{"y"}, "y", "copy result JSON"),
+		Retry:     bind([]string{"R"}, "R", "retry failed rows"),
+		Effective: bind([]string{"E"}, "E", "effective results (latest attempts)"),
 	}
 }
 
@@ -187,7 +192,33 @@ func (k BatchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k BatchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Back}}
+	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Back}, {k.Retry, k.Effective}}
+}
+
+// RetryKeys are the retry dialog's keys: choose the error types, change
+// the model, then y/N (default no).
+type RetryKeys struct {
+	Up, Down, Toggle, Model, Yes, No key.Binding
+}
+
+// DefaultRetryKeys returns the retry dialog's key map.
+func DefaultRetryKeys() RetryKeys {
+	return RetryKeys{
+		Up:     bind([]string{"up", "k"}, "↑/k", "previous error type"),
+		Down:   bind([]string{"down", "j"}, "↓/j", "next error type"),
+		Toggle: bind([]string{" "}, "space", "retry this type or not"),
+		Model:  bind([]string{"m"}, "m", "another model"),
+		Yes:    bind([]string{"y", "Y"}, "y", "submit the retry"),
+		No:     bind([]string{"n", "N", "esc"}, "N/esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k RetryKeys) ShortHelp() []key.Binding { return []key.Binding{k.Toggle, k.Model, k.Yes, k.No} }
+
+// FullHelp implements help.KeyMap.
+func (k RetryKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Toggle}, {k.Model, k.Yes, k.No}}
 }
 
 // DetailKeys are a result detail's keys.
