@@ -15,17 +15,18 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/retry"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) batchCommand() *cobra.Command {
-	c := &cobra.Command{Use: "batch", Short: "List, inspect, watch, submit, delete, compare and export batches", Args: cobra.NoArgs,
+	c := &cobra.Command{Use: "batch", Short: "List, inspect, watch, submit, retry, delete, compare and export batches", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return inputErrorf("batch needs a command: list, get, watch, results, submit, delete, diff or export")
+			return inputErrorf("batch needs a command: list, get, watch, results, submit, retry, delete, diff or export")
 		}}
 	c.AddCommand(a.batchList(), a.batchGet(), a.batchWatch(), a.batchResults(), a.batchSubmit(), a.batchDelete())
-	c.AddCommand(a.batchDiff(), a.batchExport())
+	c.AddCommand(a.batchDiff(), a.batchExport(), a.batchRetry())
 	return c
 }
 
@@ -45,7 +46,7 @@ func (a *app) batchGet() *cobra.Command {
 				if err != nil {
 					return a.batchError(client.Explain404(c.Context(), err), true)
 				}
-				return a.json(raw)
+				return a.json(withRetryOf(raw, a.retryOf(client, args[0])))
 			}
 			d, err := client.GetBatchData(c.Context(), args[0])
 			if err != nil {
@@ -53,10 +54,13 @@ func (a *app) batchGet() *cobra.Command {
 			}
 			a.remember(client, d.Batch)
 			printBatch(a.out, d.Batch, errorCounts(d), nil, time.Now())
+			if parent := a.retryOf(client, args[0]); parent != "" {
+				fmt.Fprintln(a.out, "retry of   "+oneLine(parent))
+			}
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the batch exactly as the server sent it")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the batch exactly as the server sent it (with retry_of for a retry made here)")
 	return c
 }
 
@@ -285,14 +289,24 @@ JSON object per line.`,
 			}
 			a.remember(client, seen...)
 			if asJSON {
+				lineage := map[string]string{}
+				for _, r := range a.store().Batches(gatewayKey(client)) {
+					if r.RetryOf != "" {
+						lineage[r.ID] = r.RetryOf
+					}
+				}
 				for i := range list {
 					b := list[i]
 					if fromRecord[b.ID] {
-						a.json(encodeJSON(map[string]any{"id": b.ID, "object": "batch", "status": b.Status, "model": b.Model, "endpoint": b.Endpoint,
-							"created_at": b.CreatedAt, "request_counts": b.RequestCounts, "gwdash_source": "remembered on this machine"}))
+						m := map[string]any{"id": b.ID, "object": "batch", "status": b.Status, "model": b.Model, "endpoint": b.Endpoint,
+							"created_at": b.CreatedAt, "request_counts": b.RequestCounts, "gwdash_source": "remembered on this machine"}
+						if p := lineage[b.ID]; p != "" {
+							m["retry_of"] = p
+						}
+						a.json(encodeJSON(m))
 						continue
 					}
-					a.json(encodeJSON(b))
+					a.json(withRetryOf(encodeJSON(b), lineage[b.ID]))
 				}
 			} else {
 				printBatchList(a.out, list, fromRecord, time.Now())
@@ -304,7 +318,7 @@ JSON object per line.`,
 	f.StringVar(&status, "status", "", "only batches in this status (validating, in_progress, finalizing, completed, failed, expired, cancelling, cancelled)")
 	f.IntVar(&limit, "limit", 0, "batches per page, 1 to 100 (default: the server's, 20)")
 	f.BoolVar(&all, "all", false, "read every page, and add the batches remembered here")
-	f.BoolVar(&asJSON, "json", false, "one JSON object per line, as the server sent it")
+	f.BoolVar(&asJSON, "json", false, "one JSON object per line, as the server sent it (with retry_of for a retry made here)")
 	return c
 }
 
@@ -359,12 +373,16 @@ be deleted: the server answers 409, which is reported, not retried.`,
 }
 
 func (a *app) batchResults() *cobra.Command {
-	var failed bool
+	var failed, effective bool
 	var errorType string
 	c := &cobra.Command{
 		Use:   "results ID",
 		Short: "Write a finished batch's results as JSON Lines, one result per line as sent",
-		Args:  exactArgs(1, "a batch id"),
+		Long: `Write a finished batch's results as JSON Lines, one result per line as sent.
+--effective takes, for each custom_id, its latest attempt across the
+retries made from this machine (batch retry), and says on stderr how many
+rows succeeded and failed in the end (they add up to the batch's rows).`,
+		Args: exactArgs(1, "a batch id"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if errorType != "" && !api.ErrorType(errorType).Known() {
 				return inputErrorf("--error-type %q is not a canonical error type (e.g. rate_limit_exceeded, timeout)", errorType)
@@ -373,11 +391,18 @@ func (a *app) batchResults() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := client.GetBatchData(c.Context(), args[0])
-			if err != nil {
+			var d *api.BatchData
+			if effective {
+				var counts retry.Counts
+				if d, counts, err = a.effectiveData(c.Context(), client, args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintln(a.errw, "effective results of "+args[0]+": "+counts.Summary())
+			} else if d, err = client.GetBatchData(c.Context(), args[0]); err != nil {
 				return client.Explain404(c.Context(), err)
+			} else {
+				a.remember(client, d.Batch)
 			}
-			a.remember(client, d.Batch)
 			if d.Rows == nil {
 				return &exitError{code: ExitFailure, msg: fmt.Sprintf("batch is %s: results come when it reaches a terminal status", present.Status(d.Batch.Status))}
 			}
@@ -393,6 +418,7 @@ func (a *app) batchResults() *cobra.Command {
 	}
 	c.Flags().BoolVar(&failed, "failed", false, "only failed results")
 	c.Flags().StringVar(&errorType, "error-type", "", "only failed results of this canonical error type")
+	c.Flags().BoolVar(&effective, "effective", false, "the latest attempt of each custom_id across the retries made here")
 	return c
 }
 

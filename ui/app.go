@@ -132,8 +132,8 @@ func New(opts Options) Model {
 	}
 	c.client = logRequests(c.client, opts.Requests)
 	// The record is read here, once, before the program runs: Update
-	// then asks it from memory (the 404 grace, recent models).
-	c.record.Batches(c.base)
+	// then asks it from memory (the 404 grace, recent models, lineage).
+	c.retryOf = lineageOf(c.record.Batches(c.base))
 	m := Model{c: c, help: help.New(), frame: &frameCache{}}
 	m.views = []view{newBatchesView(c), newPlayground(c), newDestView(c), newLogsView(c)}
 	switch strings.ToLower(opts.View) {

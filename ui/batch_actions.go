@@ -35,10 +35,11 @@ func (v *batchView) openDetail(i int) {
 }
 
 func (v *batchView) renderDetail() {
-	if v.data == nil || v.detail.idx >= len(v.data.Rows) {
+	d := v.shownData()
+	if d == nil || v.detail.idx >= len(d.Rows) {
 		return
 	}
-	it, err := v.data.Item(v.detail.idx)
+	it, err := d.Item(v.detail.idx)
 	var text string
 	if err != nil {
 		text = v.c.styles.Error.Render("this result did not decode: " + textsafe.Line(err.Error()))
@@ -82,7 +83,7 @@ func (v *batchView) onDetailKey(msg tea.KeyMsg) tea.Cmd {
 // detailHas reports whether the open result carries reasoning or
 // logprobs (so that R and L can say why they do nothing).
 func (v *batchView) detailHas(what string) bool {
-	it, err := v.data.Item(v.detail.idx)
+	it, err := v.shownData().Item(v.detail.idx)
 	if err != nil || it.Response == nil {
 		return false
 	}
@@ -120,7 +121,7 @@ func (v *batchView) startExport() tea.Cmd {
 // exportTo writes the shown results: as JSON Lines, each as sent, or
 // for a .csv name as CSV (the columns of `gwdash batch export`).
 func (v *batchView) exportTo(path string) tea.Cmd {
-	d := v.data
+	d := v.shownData()
 	idx := append([]int32(nil), v.res.view...)
 	return v.c.track(func() tea.Msg {
 		abs, err := filepath.Abs(path)
@@ -167,5 +168,5 @@ func (v *batchView) copySelected() tea.Cmd {
 	if i < 0 {
 		return say("no result is selected: nothing to copy")
 	}
-	return copyCmd(v.c, string(v.data.ItemBytes(i)), "the result's JSON")
+	return copyCmd(v.c, string(v.shownData().ItemBytes(i)), "the result's JSON")
 }

@@ -46,7 +46,7 @@ func btoi(b bool) int {
 func (v *batchesView) cells(r *homeRow) []string {
 	b := &r.b
 	status := v.markOf(b.ID) + textsafe.Line(present.Status(b.Status)) + v.watch.badge(b.ID) // as `batch list` says it
-	id := textsafe.Line(b.ID)
+	id := v.c.lineageMark(b.ID) + textsafe.Line(b.ID)                                        // "…3a6a45 -> " before a retry made here
 	switch {
 	case r.fromRecord:
 		id += " (remembered)"

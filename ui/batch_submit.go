@@ -307,9 +307,12 @@ func (d *submitDialog) view(s Styles) string {
 
 // ---- WORK KEPT NOWHERE ----
 
-// Dialog reports the submit form or a y/N open on the home: q is then
-// the home's key, never the shell's quit.
-func (v *batchesView) Dialog() bool { return v.open == nil && (v.submit != nil || v.confirm != nil) }
+// Dialog reports the submit form or a y/N open on the home, or the
+// retry dialog on a batch: q is then the view's key, never the shell's
+// quit.
+func (v *batchesView) Dialog() bool {
+	return v.open == nil && (v.submit != nil || v.confirm != nil) || v.open != nil && v.open.retry != nil
+}
 
 // Unsaved says what quitting would lose: a submit form filled in.
 func (v *batchesView) Unsaved() string {

@@ -90,6 +90,10 @@ type batchView struct {
 	top    string // the panels above the table, laid out after Update
 	detail detailPane
 	export pathInput
+	// retry is the retry dialog (R) while open; effective the effective
+	// results (E) while shown (batch_retry.go).
+	retry     *retryDialog
+	effective *effectiveView
 }
 
 // detailPane is a result shown in full: its lines, scrolled.
@@ -186,6 +190,8 @@ func (v *batchView) update(msg tea.Msg) tea.Cmd {
 			v.fatal = msg.err
 		}
 		return nil
+	case retryPlannedMsg, retrySubmittedMsg, effectiveMsg:
+		return v.onRetry(msg)
 	case exportedMsg:
 		if msg.err != nil {
 			return fail("export failed: " + msg.err.Error())
@@ -275,6 +281,9 @@ func (v *batchView) pollNow() tea.Cmd {
 // back reports whether esc should leave the batch (true), after it
 // cancelled what it could first.
 func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
+	if v.retry != nil {
+		return v.retryKey(msg)
+	}
 	switch v.mode {
 	case batchDetail:
 		return v.onDetailKey(msg)
@@ -318,6 +327,10 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return v.copySelected()
 	case key.Matches(msg, k.Watch): // the home keeps the watches (batch_watch.go)
 		return msgCmd(watchToggleMsg{id: v.id})
+	case key.Matches(msg, k.Retry):
+		return v.startRetry()
+	case key.Matches(msg, k.Effective):
+		return v.toggleEffective()
 	}
 	if v.res == nil {
 		if isNavKey(msg, k.ListKeys) || key.Matches(msg, k.Filter) || key.Matches(msg, k.Open) || key.Matches(msg, k.Show) || key.Matches(msg, k.Sort) || key.Matches(msg, k.ErrorType) {
@@ -400,7 +413,7 @@ func (v *batchView) layout() {
 		v.top = ""
 		return
 	}
-	v.top = v.panels()
+	v.top = v.panels() + v.lineageLine()
 	if v.res != nil {
 		v.res.setSize(v.w, max(1, v.h-lipgloss.Height(v.top)-2))
 	}
@@ -411,7 +424,7 @@ func (v *batchView) View() string {
 	switch v.mode {
 	case batchDetail:
 		d := v.detail
-		title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(v.data.CustomID(d.idx)))
+		title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(v.shownData().CustomID(d.idx)))
 		if pos := d.nav.position(); pos != "" {
 			title += s.Muted.Render("  lines " + pos)
 		}
@@ -420,6 +433,9 @@ func (v *batchView) View() string {
 	}
 	if v.fatal != nil {
 		return v.viewFatal()
+	}
+	if v.retry != nil {
+		return v.retryView()
 	}
 	if v.meta == nil {
 		if v.pollErr != nil {
@@ -450,7 +466,7 @@ func (v *batchView) resultsBar() string {
 		return line
 	}
 	// Only what narrows or reorders is named: the defaults go unsaid.
-	parts := []string{"Results " + r.position()}
+	parts := []string{v.resultsTitle() + " " + r.position()}
 	if r.show != showAll {
 		parts = append(parts, "show "+showNames[r.show])
 	}
@@ -463,7 +479,7 @@ func (v *batchView) resultsBar() string {
 	if q := r.search.query(); q != "" {
 		parts = append(parts, "search “"+textsafe.Line(q)+"”")
 	}
-	return s.Title.Render(strings.Join(parts, " · ")) + "  " + s.Muted.Render(v.failureSummary())
+	return s.Title.Render(strings.Join(parts, " · ")) + "  " + s.Muted.Render(v.resultsNote())
 }
 
 func (v *batchView) viewFatal() string {
@@ -501,6 +517,8 @@ func (v *batchView) viewFatal() string {
 // KeyMap is the focused component's keys.
 func (v *batchView) KeyMap() help.KeyMap {
 	switch {
+	case v.retry != nil:
+		return v.retry.keyMap()
 	case v.mode == batchDetail:
 		return v.dk
 	case v.mode == batchExporting:
@@ -511,12 +529,16 @@ func (v *batchView) KeyMap() help.KeyMap {
 		k := v.keys
 		return keyMap{short: []key.Binding{k.Refresh, k.Back}, full: [][]key.Binding{{k.Refresh, k.Watch, k.Back}}}
 	}
-	return v.keys
+	k := v.keys
+	v.c.hideWrites(&k.Retry)
+	return k
 }
 
 // Help says what the user is doing.
 func (v *batchView) Help() string {
 	switch {
+	case v.retry != nil:
+		return "retrying failed rows"
 	case v.mode == batchDetail:
 		return "a result in full"
 	case v.mode == batchExporting:
@@ -528,7 +550,7 @@ func (v *batchView) Help() string {
 }
 
 func (v *batchView) typing() bool {
-	return v.mode == batchExporting || v.res != nil && v.res.search.typing
+	return v.mode == batchExporting || v.res != nil && v.res.search.typing || v.retry != nil && v.retry.editing
 }
 
 func (v *batchView) busy() string {

@@ -160,6 +160,10 @@ type common struct {
 	// submitted holds the batches submitted in this session, and when:
 	// the record learns them off the UI loop, the 404 grace at once.
 	submitted map[string]time.Time
+	// retryOf links a retry made from this machine to the batch it
+	// retries (child to parent): read from the record when the dashboard
+	// starts, added to by R (batch_retry.go).
+	retryOf map[string]string
 	// active is the view shown (the root writes it): a hidden view
 	// pauses what only the screen needs.
 	active int

@@ -214,6 +214,9 @@ type BatchKeys struct {
 	Show, ErrorType, Sort, Export, Copy key.Binding
 	// Watch says when the batch ends (a terminal notification).
 	Watch key.Binding
+	// Retry opens the retry of the failed rows; Effective toggles the
+	// latest attempt of each row across the retries made here.
+	Retry, Effective key.Binding
 }
 
 // DefaultBatchKeys returns the batch view's key map.
@@ -230,6 +233,8 @@ func DefaultBatchKeys() BatchKeys {
 		Export:    bind([]string{"e"}, "e", "export shown results"),
 		Copy:      bind([]string{"y"}, "y", "copy result JSON"),
 		Watch:     bind([]string{"n"}, "n", "notify when it ends"),
+		Retry:     bind([]string{"R"}, "R", "retry failed rows"),
+		Effective: bind([]string{"E"}, "E", "effective results (latest attempts)"),
 	}
 }
 
@@ -240,7 +245,33 @@ func (k BatchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k BatchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Watch, k.Back}}
+	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Watch, k.Back}, {k.Retry, k.Effective}}
+}
+
+// RetryKeys are the retry dialog's keys: choose the error types, change
+// the model, then y/N (default no).
+type RetryKeys struct {
+	Up, Down, Toggle, Model, Yes, No key.Binding
+}
+
+// DefaultRetryKeys returns the retry dialog's key map.
+func DefaultRetryKeys() RetryKeys {
+	return RetryKeys{
+		Up:     bind([]string{"up", "k"}, "↑/k", "previous error type"),
+		Down:   bind([]string{"down", "j"}, "↓/j", "next error type"),
+		Toggle: bind([]string{" "}, "space", "retry this type or not"),
+		Model:  bind([]string{"m"}, "m", "another model"),
+		Yes:    bind([]string{"y", "Y"}, "y", "submit the retry"),
+		No:     bind([]string{"n", "N", "esc"}, "N/esc", "cancel"),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k RetryKeys) ShortHelp() []key.Binding { return []key.Binding{k.Toggle, k.Model, k.Yes, k.No} }
+
+// FullHelp implements help.KeyMap.
+func (k RetryKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Toggle}, {k.Model, k.Yes, k.No}}
 }
 
 // DetailKeys are a result detail's keys.

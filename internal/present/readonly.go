@@ -19,6 +19,7 @@ func (e *ReadOnlyError) Error() string {
 const (
 	WriteBatchSubmit = "submitting a batch"
 	WriteBatchDelete = "deleting a batch"
+	WriteBatchRetry  = "retrying a batch's failed rows"
 	WriteDestCreate  = "creating a destination"
 	WriteDestUpdate  = "editing a destination"
 	WriteDestToggle  = "enabling or disabling a destination"

@@ -70,7 +70,10 @@ type Batch struct {
 	CreatedAt int64             `json:"created_at"`
 	// SubmittedAt is set for a batch submitted from this machine.
 	SubmittedAt *time.Time `json:"submitted_at,omitempty"`
-	SeenAt      time.Time  `json:"seen_at"`
+	// RetryOf is the batch this one retries the failed rows of, for a
+	// retry submitted from this machine (its lineage).
+	RetryOf string    `json:"retry_of,omitempty"`
+	SeenAt  time.Time `json:"seen_at"`
 }
 
 // FromAPI records what a snapshot says.
@@ -99,6 +102,9 @@ func (r Batch) bounded() (Batch, bool) {
 	}
 	r.Status = api.BatchStatus(cut(string(r.Status)))
 	r.Model, r.Endpoint = cut(r.Model), cut(r.Endpoint)
+	if len(r.RetryOf) > MaxID {
+		r.RetryOf = ""
+	}
 	return r, true
 }
 
@@ -108,7 +114,7 @@ func (r Batch) bounded() (Batch, bool) {
 // a new status, and the final counts and cost with it, do.
 func (r Batch) sameAs(o Batch) bool {
 	same := r.ID == o.ID && r.Status == o.Status && r.Model == o.Model && r.Endpoint == o.Endpoint &&
-		r.CreatedAt == o.CreatedAt && eqTime(r.SubmittedAt, o.SubmittedAt)
+		r.CreatedAt == o.CreatedAt && eqTime(r.SubmittedAt, o.SubmittedAt) && r.RetryOf == o.RetryOf
 	if !same || !r.Status.Terminal() && r.Status.Known() {
 		return same
 	}
@@ -176,6 +182,9 @@ func (g *gateway) apply(o *op) bool {
 			old := g.Batches[i]
 			if b.SubmittedAt == nil {
 				b.SubmittedAt = old.SubmittedAt
+			}
+			if b.RetryOf == "" { // a snapshot does not know its lineage
+				b.RetryOf = old.RetryOf
 			}
 			if b.Model == "" { // a snapshot without it does not erase it
 				b.Model = old.Model
@@ -487,6 +496,11 @@ func (s *Store) change(base string, o op) error {
 		if o.Batch != nil && o.Batch.SubmittedAt == nil && sh.pending[i].Batch.SubmittedAt != nil {
 			b := *o.Batch // a later snapshot keeps the submission time
 			b.SubmittedAt = sh.pending[i].Batch.SubmittedAt
+			o.Batch = &b
+		}
+		if o.Batch != nil && o.Batch.RetryOf == "" && sh.pending[i].Batch.RetryOf != "" {
+			b := *o.Batch // and the lineage
+			b.RetryOf = sh.pending[i].Batch.RetryOf
 			o.Batch = &b
 		}
 		sh.pending = slices.Delete(sh.pending, i, i+1)

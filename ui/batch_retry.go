@@ -1,0 +1,533 @@
+package ui
+
+// Retrying a batch's failed rows from its inspector (R): a small dialog
+// of the plan (the error types with their checkboxes, the retryable ones
+// chosen; the model; the estimate), y/N (default no), then the child is
+// submitted, remembered as a retry of this batch, and opened in its
+// place. And the lineage: "retry of" in a child's inspector and the
+// home, and the effective results of a parent (E): the latest attempt of
+// each custom_id across the retries made here. The plan, its rules and
+// words are internal/retry's, shared with `gwdash batch retry`.
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
+	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/internal/reqlog"
+	"github.com/gwdash/gwdash/internal/retry"
+	"github.com/gwdash/gwdash/internal/textsafe"
+)
+
+// ---- MSG ----
+
+// retryPlannedMsg is a plan made off the UI loop (the first one also
+// brings the kept bodies and the catalogue).
+type retryPlannedMsg struct {
+	gen, seq int
+	in       *retry.Input
+	cat      *api.Catalogue
+	plan     *retry.Plan
+	groups   []retry.Group
+	err      error
+}
+
+// retrySubmittedMsg is the child's POST answered.
+type retrySubmittedMsg struct {
+	gen    int
+	parent string
+	rows   int
+	batch  *api.Batch
+	err    error
+}
+
+// effectiveMsg is a parent's effective results, read with its retries.
+type effectiveMsg struct {
+	gen    int
+	data   *api.BatchData
+	counts retry.Counts
+	err    error
+}
+
+// ---- MODEL ----
+
+// retryDialog is the plan on screen.
+type retryDialog struct {
+	keys     RetryKeys
+	in       *retry.Input
+	cat      *api.Catalogue
+	plan     *retry.Plan
+	groups   []retry.Group
+	cursor   int
+	model    string
+	input    textinput.Model
+	editing  bool
+	seq      int
+	planning bool
+	sending  bool
+	// effective: the plan is of the effective results (E), the rows
+	// whose latest attempt failed.
+	effective bool
+	// problem is why nothing can be sent with the current choice.
+	problem string
+}
+
+// effectiveView is what E shows instead of the batch's own results.
+type effectiveView struct {
+	counts retry.Counts
+	own    *results
+}
+
+// lineageOf is the child-to-parent links of the record.
+func lineageOf(recs []record.Batch) map[string]string {
+	m := map[string]string{}
+	for _, r := range recs {
+		if r.RetryOf != "" {
+			m[r.ID] = r.RetryOf
+		}
+	}
+	return m
+}
+
+// lineageMark is the home's "…3a6a45 -> " before a retry's id: its
+// parent, by the end of its id.
+func (c *common) lineageMark(id string) string {
+	p := c.retryOf[id]
+	if p == "" {
+		return ""
+	}
+	if r := []rune(p); len(r) > 8 {
+		p = "…" + string(r[len(r)-6:])
+	}
+	return textsafe.Line(p) + " -> "
+}
+
+// children are the retries of id made here.
+func (c *common) children(id string) []string {
+	var out []string
+	for child, parent := range c.retryOf {
+		if parent == id {
+			out = append(out, child)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lineageLine is the inspector's "retry of …" / "retried by …" line
+// (with its leading newline), "" for a batch without lineage.
+func (v *batchView) lineageLine() string {
+	var parts []string
+	if p := v.c.retryOf[v.id]; p != "" {
+		parts = append(parts, "retry of "+textsafe.Line(p))
+	}
+	if ch := v.c.children(v.id); len(ch) > 0 {
+		s := "retried by " + textsafe.Line(ch[len(ch)-1])
+		if len(ch) > 1 {
+			s += " and " + format.Plural(len(ch)-1, "other", "others")
+		}
+		parts = append(parts, s+" · E effective results")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "\n" + v.c.styles.Muted.Render(ansi.Truncate(strings.Join(parts, " · "), max(1, v.w), "…"))
+}
+
+// ---- UPDATE ----
+
+// startRetry opens the dialog and plans the default retry: the kept
+// bodies and the catalogue are read off the UI loop.
+func (v *batchView) startRetry() tea.Cmd {
+	if cmd := v.c.refuseWrite(present.WriteBatchRetry); cmd != nil {
+		return cmd
+	}
+	if v.data == nil || v.meta == nil || !v.meta.Status.Terminal() {
+		if v.data == nil && v.loading {
+			return say("the results are still loading")
+		}
+		if v.meta != nil && !v.meta.Status.Terminal() {
+			return say("only a settled batch can be retried: this one is " + statusWord(v.meta.Status))
+		}
+		return say(v.noResultsWhy())
+	}
+	// In the effective results, the rows whose latest attempt failed.
+	v.retry = &retryDialog{keys: DefaultRetryKeys(), planning: true, seq: 1, model: v.data.Batch.Model, effective: v.effective != nil}
+	d, rec, client, ctx, gen, id := v.shownData(), v.c.opts.Requests, v.c.client, v.ctx, v.gen, v.id
+	return func() tea.Msg {
+		msg := retryPlannedMsg{gen: gen, seq: 1}
+		msg.in = keptInput(ctx, rec, id)
+		msg.cat, _ = client.Models(ctx, false)
+		msg.plan, msg.groups, msg.err = planRetry(d, msg.in, msg.cat, nil, "")
+		return msg
+	}
+}
+
+// keptInput is what the request log kept of a batch (nil: nothing).
+func keptInput(ctx context.Context, rec *reqlog.Recorder, id string) *retry.Input {
+	if rec == nil {
+		return nil
+	}
+	rec.Flush() // a batch submitted a moment ago is written first
+	db, _, err := reqlog.OpenExisting(rec.Path())
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	k, err := db.KeptBatch(ctx, id)
+	if err != nil {
+		return nil
+	}
+	return retry.FromKept(k)
+}
+
+// planRetry builds a plan of the types chosen (nil: the default) and
+// prices it; groups are every failure type, as chosen.
+func planRetry(d *api.BatchData, in *retry.Input, cat *api.Catalogue, types []string, model string) (*retry.Plan, []retry.Group, error) {
+	p, err := retry.Build(d, in, retry.Options{Types: types, Model: model})
+	if err != nil {
+		_, groups := retry.FailedTypes(d)
+		for i := range groups {
+			groups[i].Chosen = len(types) == 0 && groups[i].Retryable || slices.Contains(types, groups[i].Type)
+		}
+		return nil, groups, err
+	}
+	var m *api.Model
+	if cat != nil {
+		m = cat.Find(p.Model)
+	}
+	p.Price(m)
+	return p, p.Groups, nil
+}
+
+// replan plans the dialog's choice again, off the UI loop.
+func (v *batchView) replan() tea.Cmd {
+	r := v.retry
+	var types []string
+	for _, g := range r.groups {
+		if g.Chosen {
+			types = append(types, g.Type)
+		}
+	}
+	r.seq++ // a plan still being made for an earlier choice is dropped
+	if len(types) == 0 {
+		r.plan, r.problem, r.planning = nil, "nothing is chosen: space chooses an error type to retry", false
+		return nil
+	}
+	r.planning = true
+	d, in, cat, model, gen, seq := v.retryData(), r.in, r.cat, r.model, v.gen, r.seq
+	return func() tea.Msg {
+		msg := retryPlannedMsg{gen: gen, seq: seq, in: in, cat: cat}
+		msg.plan, msg.groups, msg.err = planRetry(d, in, cat, types, model)
+		return msg
+	}
+}
+
+// retryWhy words a plan's refusal for the dashboard (no flag can be
+// passed here: the command line is named for a file of bodies).
+func retryWhy(err error, id string) string {
+	var ni *retry.NoInputError
+	if errors.As(err, &ni) {
+		what := "the requests of this batch were not kept on this machine (it was not submitted from gwdash here, or the request log was off or pruned)"
+		if ni.Of > 0 {
+			what = format.Int(ni.Missing) + " of the " + format.Plural(ni.Of, "row", "rows") + " to retry have no kept request"
+		}
+		return what + ": from a shell, gwdash batch retry " + textsafe.Line(id) + " --input FILE with the original JSON Lines"
+	}
+	return textsafe.Line(present.Plain(err))
+}
+
+func (v *batchView) onRetry(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case retryPlannedMsg:
+		r := v.retry
+		if msg.gen != v.gen || r == nil || msg.seq != r.seq {
+			return nil
+		}
+		r.planning = false
+		r.in, r.cat, r.groups, r.plan, r.problem = msg.in, msg.cat, msg.groups, msg.plan, ""
+		r.cursor = min(r.cursor, max(0, len(r.groups)-1))
+		var nc *retry.NothingChosenError
+		switch {
+		case msg.err == nil:
+		case errors.As(msg.err, &nc):
+			r.problem = "no failure is of a retryable type: space chooses the types to retry"
+		case r.seq > 1: // a choice that cannot be sent: the dialog stays
+			r.problem = retryWhy(msg.err, v.id)
+		default:
+			v.retry = nil
+			return fail("cannot retry: " + retryWhy(msg.err, v.id))
+		}
+		return nil
+	case retrySubmittedMsg:
+		if msg.gen != v.gen || v.retry == nil {
+			return nil
+		}
+		v.retry.sending = false
+		if msg.err != nil {
+			return fail("the retry was not submitted: " + describeErr(msg.err))
+		}
+		v.retry = nil
+		now := v.c.now()
+		rb := record.FromAPI(msg.batch, now)
+		rb.SubmittedAt, rb.RetryOf = &now, msg.parent
+		saved := v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) })
+		v.c.submitted[msg.batch.ID] = now
+		v.c.retryOf[msg.batch.ID] = msg.parent
+		open := v.become(msg.batch)
+		return tea.Batch(saved, open, say("submitted "+textsafe.Line(msg.batch.ID)+": a retry of "+format.Plural(msg.rows, "failed row", "failed rows")+
+			" of "+textsafe.Line(msg.parent)+"; watching it"))
+	case effectiveMsg:
+		if msg.gen != v.gen {
+			return nil
+		}
+		if msg.err != nil {
+			return fail("effective results: " + describeErr(msg.err))
+		}
+		if v.effective == nil {
+			v.effective = &effectiveView{own: v.res}
+		}
+		v.effective.counts = msg.counts
+		v.res = newResults(msg.data)
+		return say("effective results: " + msg.counts.Summary() + " · E shows this batch's own")
+	}
+	return nil
+}
+
+// become turns the inspector into another batch's (the child just
+// submitted): what the home holds is this view, so the child opens in
+// the parent's place, and esc goes back to all batches.
+func (v *batchView) become(b *api.Batch) tea.Cmd {
+	v.stop()
+	gen, w, h := v.gen, v.w, v.h
+	*v = *newBatchView(v.c, b.ID, b, nil)
+	v.gen = gen + 1 // answers to the parent's commands are dropped
+	v.SetSize(w, h)
+	return v.start()
+}
+
+// retryKey is a key while the dialog is open.
+func (v *batchView) retryKey(msg tea.KeyMsg) tea.Cmd {
+	r := v.retry
+	k := r.keys
+	if r.sending {
+		return nil
+	}
+	if r.editing {
+		ik := DefaultInputKeys("use this model")
+		switch {
+		case key.Matches(msg, ik.Cancel):
+			r.editing = false
+			r.input.Blur()
+			return nil
+		case key.Matches(msg, ik.Accept):
+			m := strings.TrimSpace(r.input.Value())
+			if err := api.ValidateModel(m); err != nil {
+				return fail("model: " + describeErr(err))
+			}
+			r.editing = false
+			r.input.Blur()
+			r.model = m
+			return v.replan()
+		}
+		var cmd tea.Cmd
+		r.input, cmd = r.input.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.No):
+		v.retry = nil
+		return say("nothing submitted")
+	case key.Matches(msg, k.Up):
+		r.cursor = max(0, r.cursor-1)
+	case key.Matches(msg, k.Down):
+		r.cursor = min(max(0, len(r.groups)-1), r.cursor+1)
+	case key.Matches(msg, k.Toggle):
+		if r.cursor >= len(r.groups) {
+			return nil
+		}
+		r.groups[r.cursor].Chosen = !r.groups[r.cursor].Chosen
+		return v.replan()
+	case key.Matches(msg, k.Model):
+		r.input = newInput("model › ", "<provider>/<model>", 200, r.model)
+		r.input.Width = max(10, v.w-12)
+		r.editing = true
+		return r.input.Focus()
+	case key.Matches(msg, k.Yes):
+		switch {
+		case r.planning:
+			return say("the plan is being made: y once it is shown")
+		case r.plan == nil:
+			return say("nothing to submit: " + r.problem)
+		}
+		r.sending = true
+		p, client, ctx, gen, parent := r.plan, v.c.client, v.ctx, v.gen, v.id
+		return func() tea.Msg {
+			b, err := client.SubmitBatch(ctx, p.Endpoint, p.Model, p.Requests)
+			return retrySubmittedMsg{gen: gen, parent: parent, rows: p.Chosen(), batch: b, err: err}
+		}
+	default:
+		return unknownKey(msg)
+	}
+	return nil
+}
+
+// toggleEffective shows the effective results (read with the retries
+// made here), or the batch's own again.
+func (v *batchView) toggleEffective() tea.Cmd {
+	if v.effective != nil {
+		v.res = v.effective.own
+		v.effective = nil
+		return say("this batch's own results")
+	}
+	switch {
+	case v.res == nil && v.loading:
+		return say("the results are still loading")
+	case v.res == nil:
+		return say(v.noResultsWhy())
+	}
+	if len(v.c.children(v.id)) == 0 {
+		return say("no retry of this batch was made from this machine: R retries its failed rows")
+	}
+	// The lineage known here (the record's, and this session's retries).
+	links := make([]record.Batch, 0, len(v.c.retryOf))
+	for child, parent := range v.c.retryOf {
+		links = append(links, record.Batch{ID: child, RetryOf: parent})
+	}
+	d, client, ctx, gen, id := v.data, v.c.client, v.ctx, v.gen, v.id
+	return func() tea.Msg {
+		var later []*api.BatchData
+		for _, r := range retry.Descendants(links, id) {
+			cd, err := client.GetBatchData(ctx, r.ID)
+			if err != nil {
+				return effectiveMsg{gen: gen, err: err}
+			}
+			later = append(later, cd)
+		}
+		ed, counts, err := retry.Effective(d, later)
+		return effectiveMsg{gen: gen, data: ed, counts: counts, err: err}
+	}
+}
+
+// resultsTitle names the table: the batch's own results or the
+// effective ones.
+func (v *batchView) resultsTitle() string {
+	if v.effective != nil {
+		return "Effective results"
+	}
+	return "Results"
+}
+
+// resultsNote is the results bar's note: the failures, or the effective
+// counts.
+func (v *batchView) resultsNote() string {
+	if v.effective != nil {
+		return v.effective.counts.Summary()
+	}
+	return v.failureSummary()
+}
+
+// retryData is what the open dialog plans from: the effective results
+// it was opened on, or the batch's own.
+func (v *batchView) retryData() *api.BatchData {
+	if v.retry != nil && v.retry.effective && v.res != nil {
+		return v.res.data
+	}
+	return v.data
+}
+
+// shownData is the data of the results shown (the effective ones, or the
+// batch's own).
+func (v *batchView) shownData() *api.BatchData {
+	if v.res != nil {
+		return v.res.data
+	}
+	return v.data
+}
+
+// ---- VIEW ----
+
+func (v *batchView) retryView() string {
+	r := v.retry
+	s := v.c.styles
+	fit := func(line string) string { return ansi.Truncate(line, max(1, v.w), "…") }
+	title := "Retry failed rows of " + textsafe.Line(v.id)
+	if r.effective {
+		title = "Retry the rows that still fail (effective results) of " + textsafe.Line(v.id)
+	}
+	lines := []string{s.Title.Render(fit(title)),
+		s.Muted.Render(fit("the rows chosen go to a new batch, custom_ids unchanged")), ""}
+	room := max(1, v.h-10)
+	nameW, countW := 0, 0
+	for _, g := range r.groups {
+		nameW = min(40, max(nameW, ansi.StringWidth(textsafe.Line(g.Type)))) // a long name is cut by the width
+		countW = max(countW, len(format.Int(g.Rows)))
+	}
+	for i, g := range r.groups {
+		if i >= room {
+			lines = append(lines, s.Muted.Render("  … and "+format.Plural(len(r.groups)-i, "other type", "other types")))
+			break
+		}
+		box := "[ ]"
+		if g.Chosen {
+			box = "[x]"
+		}
+		note := "not retried by default"
+		if g.Retryable {
+			note = "retryable"
+		}
+		name, count := textsafe.Line(g.Type), format.Int(g.Rows)
+		line := box + " " + name + strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name))) + "  " +
+			strings.Repeat(" ", max(0, countW-len(count))) + count + "  " + note
+		if i == r.cursor && !r.editing {
+			lines = append(lines, s.Focused.Render(fit("▸ "+line)))
+		} else {
+			lines = append(lines, fit("  "+line))
+		}
+	}
+	lines = append(lines, "")
+	if r.editing {
+		lines = append(lines, r.input.View())
+	} else {
+		which := " (the batch's)"
+		if r.model != v.data.Batch.Model {
+			which = " (not the batch's " + textsafe.Line(v.data.Batch.Model) + ")"
+		}
+		lines = append(lines, fit(s.Label.Render("model     ")+textsafe.Line(r.model)+which))
+	}
+	switch {
+	case r.planning:
+		lines = append(lines, s.Busy.Render("making the plan…"))
+	case r.plan != nil:
+		p := r.plan
+		lines = append(lines, fit(s.Label.Render("requests  ")+format.Plural(p.Chosen(), "row", "rows")+", bodies from "+textsafe.Line(p.Source)),
+			fit(s.Label.Render("estimate  ")+textsafe.Line(p.Estimate.String())), "")
+		if r.sending {
+			lines = append(lines, s.Busy.Render("submitting…"))
+		} else {
+			lines = append(lines, s.Warning.Render(fit("submit "+format.Plural(p.Chosen(), "row", "rows")+" as a new batch? y/N")))
+		}
+	default:
+		lines = append(lines, "", s.Warning.Render(wrap(r.problem, max(20, v.w))))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// KeyMap is the dialog's keys (the model field's while typing it).
+func (r *retryDialog) keyMap() help.KeyMap {
+	if r.editing {
+		ik := DefaultInputKeys("use this model")
+		return keyMap{short: ik.ShortHelp(), full: ik.FullHelp()}
+	}
+	return r.keys
+}
