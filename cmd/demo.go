@@ -29,6 +29,7 @@ batches, for curl or for another gwdash (runs until interrupted).`,
 			if o.TokensPerSecond < 0 || o.LargeBatchSize < 0 || o.TinyBatchSize < 0 || o.KeyLimit < 0 || o.KeyUsage < 0 {
 				return inputErrorf("--token-rate, --large-batch-size, --tiny-batch-size, --key-limit and --key-usage must not be negative")
 			}
+			o.RecordBytes = -1 // no test reads the demo's requests: their bodies are not kept
 			srv, err := gateway.Start(listen, o)
 			if err != nil {
 				return fmt.Errorf("starting the embedded gateway: %w", err)

@@ -58,7 +58,7 @@ const (
 	minW, minH         = 20, 5
 	compactW, compactH = 60, 15
 	noticeTTL          = 6 * time.Second
-	frameRate          = 30
+	frameRate          = 15
 )
 
 // Model is the root of the dashboard: a router with explicit focus, a

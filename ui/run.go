@@ -97,9 +97,12 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if f, ok := out.(*os.File); ok {
 		output = &filteredTTY{File: f, filter: textsafe.NewTermFilter(f)}
 	}
-	// 30 frames a second: streamed text reads as smoothly as at 60, and an
-	// idle dashboard wakes half as often. Keys are handled in Update, not
-	// at the frame rate.
+	// 15 frames a second. Bubble Tea's renderer wakes the process at its
+	// frame rate even when nothing changed (it compares the frame and
+	// writes nothing): that was most of an idle dashboard's CPU (0.8% of
+	// a core at 30, 0.4% at 15; docs/performance.md). Streamed text still
+	// reads smoothly, a key shows within 67 ms; keys are handled in
+	// Update, not at the frame rate.
 	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(output),
 		tea.WithFPS(frameRate), tea.WithoutSignalHandler())
 	crash.mu.Lock()

@@ -60,6 +60,10 @@ type batchRecord struct {
 	once    sync.Once
 	encoded []json.RawMessage
 	usage   map[string]any
+	// listUsage is the usage a list shows, summed once from results made
+	// for it and let go: a list does not keep a large batch's results.
+	listOnce  sync.Once
+	listUsage map[string]any
 	// body is a settled static batch's answer, encoded once: a stored
 	// batch is served as stored (a 138 MB body is not encoded per GET)
 	bodyOnce sync.Once
@@ -249,6 +253,25 @@ func (b *batchRecord) failuresAmong(n int) int {
 	return int(b.failPrefix[max(0, min(n, len(b.failPrefix)-1))])
 }
 
+// listed is the batch object as a list shows it: no results.
+func (b *batchRecord) listed(now time.Time) map[string]any {
+	if b.live || !terminal(b.Status) {
+		snap := b.snapshot(now)
+		snap["results"] = nil
+		return snap
+	}
+	b.listOnce.Do(func() {
+		if b.results != nil {
+			b.listUsage = sumUsage(b.results(), b.Model)
+		}
+	})
+	snap := b.base(b.Status, b.Completed, b.Failed, nil)
+	if b.listUsage != nil {
+		snap["usage"] = b.listUsage
+	}
+	return snap
+}
+
 // snapshot computes the batch object as of now.
 func (b *batchRecord) snapshot(now time.Time) map[string]any {
 	status, done, failed := b.Status, b.Completed, b.Failed
@@ -294,13 +317,7 @@ func (b *batchRecord) snapshot(now time.Time) map[string]any {
 			finalized = &v
 		}
 	}
-	obj := map[string]any{
-		"id": b.ID, "object": "batch", "endpoint": b.Endpoint, "model": b.Model,
-		"completion_window": "24h", "status": status, "created_at": b.CreatedAt,
-		"finalized_at":   finalized,
-		"request_counts": map[string]int{"total": b.Total, "completed": done, "failed": failed},
-		"usage":          nil, "results": nil, "error": nil,
-	}
+	obj := b.base(status, done, failed, finalized)
 	if terminal(status) {
 		obj["results"] = b.resultsJSON()
 		if b.usage != nil {
@@ -311,6 +328,26 @@ func (b *batchRecord) snapshot(now time.Time) map[string]any {
 		in, out := (done+failed)*42, done*118
 		cost, _, _ := costOf(b.Model, in, out)
 		obj["usage"] = map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out, "cost": round6(cost), "is_byok": false}
+	}
+	return obj
+}
+
+// base is the batch object without results or usage; finalized is the
+// live batch's (nil: the stored one).
+func (b *batchRecord) base(status string, done, failed int, finalized *int64) map[string]any {
+	if finalized == nil && b.Finalized != nil {
+		v := b.Finalized.Unix()
+		if b.CreatedAt > 1e11 { // this batch speaks milliseconds
+			v = b.Finalized.UnixMilli()
+		}
+		finalized = &v
+	}
+	obj := map[string]any{
+		"id": b.ID, "object": "batch", "endpoint": b.Endpoint, "model": b.Model,
+		"completion_window": "24h", "status": status, "created_at": b.CreatedAt,
+		"finalized_at":   finalized,
+		"request_counts": map[string]int{"total": b.Total, "completed": done, "failed": failed},
+		"usage":          nil, "results": nil, "error": nil,
 	}
 	if status == "failed" && b.ErrorMsg != "" {
 		obj["error"] = map[string]any{"message": b.ErrorMsg}
@@ -537,7 +574,7 @@ func (g *Gateway) listBatches(w http.ResponseWriter, r *http.Request) {
 	data := []any{}
 	more := false
 	for _, b := range list[start:] {
-		snap := b.snapshot(now)
+		snap := b.listed(now)
 		if status != "" && snap["status"] != status {
 			continue
 		}
@@ -545,7 +582,6 @@ func (g *Gateway) listBatches(w http.ResponseWriter, r *http.Request) {
 			more = true
 			break
 		}
-		snap["results"] = nil
 		data = append(data, snap)
 	}
 	s.mu.Unlock()

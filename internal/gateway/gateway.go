@@ -62,6 +62,9 @@ type Options struct {
 	Seed        uint64        // for the fault and text generators
 	Now         func() time.Time
 	RecordLimit int // requests kept for tests (default 1000)
+	// RecordBytes bounds the request bodies kept with them (default
+	// 8 MiB); negative keeps none (the demo: no test reads its requests).
+	RecordBytes int
 	// Wrap, when set, wraps the handler a Server serves (tests make the
 	// gateway hostile with it).
 	Wrap func(http.Handler) http.Handler
@@ -108,6 +111,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RecordLimit <= 0 {
 		o.RecordLimit = 1000
+	}
+	if o.RecordBytes == 0 {
+		o.RecordBytes = 8 << 20
 	}
 	if o.Seed == 0 {
 		o.Seed = 42
@@ -309,24 +315,34 @@ func (g *Gateway) keyKind(authz string) string {
 func (g *Gateway) record(r *http.Request, kind string, body []byte) {
 	h := r.Header.Clone()
 	h.Del("Authorization")
+	// A copy of its own size: io.ReadAll's buffer grew past the body,
+	// and a kept slice of it would hold its whole capacity.
+	if g.opts.RecordBytes < 0 {
+		body = nil
+	} else {
+		body = bytes.Clone(body)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.recorded) >= g.opts.RecordLimit {
-		g.recordedBytes -= len(g.recorded[0].Body)
-		g.recorded = g.recorded[1:]
+		g.dropRecorded()
 	}
 	g.recorded = append(g.recorded, Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Key: kind, Header: h, Body: body})
 	g.recordedBytes += len(body)
 	// The bodies kept are bounded too: a playground conversation sends
 	// its whole history with each prompt, so 200 turns would keep ~30 MB.
-	for g.recordedBytes > maxRecordedBytes && len(g.recorded) > 1 {
-		g.recordedBytes -= len(g.recorded[0].Body)
-		g.recorded = g.recorded[1:]
+	for g.recordedBytes > g.opts.RecordBytes && len(g.recorded) > 1 {
+		g.dropRecorded()
 	}
 }
 
-// maxRecordedBytes bounds the request bodies the gateway keeps for tests.
-const maxRecordedBytes = 8 << 20
+// dropRecorded forgets the oldest request: cleared first, as the slice's
+// array keeps what is before its start until it grows again.
+func (g *Gateway) dropRecorded() {
+	g.recordedBytes -= len(g.recorded[0].Body)
+	g.recorded[0] = Recorded{}
+	g.recorded = g.recorded[1:]
+}
 
 func readLimited(r *http.Request, limit int64) ([]byte, error) {
 	if r.Body == nil {

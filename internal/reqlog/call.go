@@ -121,6 +121,9 @@ func (c *Call) Event(ev api.Event) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.finished {
+		return
+	}
 	if room := MaxAnswerBytes - len(c.answer); room > 0 {
 		c.answer = append(c.answer, ev.Delta[:min(room, len(ev.Delta))]...)
 	}
@@ -143,7 +146,13 @@ func (c *Call) Finish(o api.Outcome) {
 	c.finished = true
 	e := c.e
 	answer := string(c.answer)
-	c.answer = nil
+	hist := c.history
+	// The row's write takes what it needs; the call itself keeps nothing
+	// of the conversation: its group remembers it (the last maxGroups
+	// calls), and each prompt sends the whole conversation, so 32 kept
+	// requests and histories were 32 copies of it (~20 MB at turn 200
+	// of a demo chat).
+	c.answer, c.history, c.e = nil, nil, Entry{}
 	c.mu.Unlock()
 
 	if answer == "" && o.FinalText != "" {
@@ -154,7 +163,6 @@ func (c *Call) Finish(o api.Outcome) {
 	}
 	e.Answer = strings.ToValidUTF8(textsafe.Clean(answer), "")
 	fillOutcome(&e, o)
-	hist := c.history
 	if e.Answer != "" {
 		hist = append(hist[:len(hist):len(hist)], turnText{"assistant", e.Answer})
 	}

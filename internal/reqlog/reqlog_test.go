@@ -8,11 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
+	"weak"
 
 	"github.com/gwdash/gwdash/api"
 	"go.uber.org/goleak"
@@ -551,5 +554,49 @@ func TestBatchRowsKeepTheirRequests(t *testing.T) {
 	}
 	if _, err := ReplayRequest(e); !errors.Is(err, ErrNoRequest) {
 		t.Fatalf("replay of a batch: %v", err)
+	}
+}
+
+// Each prompt of a conversation sends it whole, and the recorder
+// remembers its latest calls (compare groups): a finished call keeps
+// nothing of its request, or the recorder held 32 copies of the
+// conversation (~20 MB at turn 200 of a demo chat), while the rows
+// written still carry it all.
+func TestAFinishedCallKeepsNoCopyOfTheConversation(t *testing.T) {
+	path := Path(t.TempDir())
+	r := newRecorder(t, path)
+	var held []weak.Pointer[Call]
+	var text []weak.Pointer[byte]
+	for i := 0; i < 5; i++ {
+		history := strings.Repeat(fmt.Sprintf("turn %d of a long conversation. ", i), 2000)
+		c := r.BeginIn(context.Background(), api.ResponseRequest{Model: "a/b", Input: api.Input{Messages: []api.InputMessage{
+			{Type: "message", Role: "user", Content: history}, {Type: "message", Role: "user", Content: "and then?"}}}})
+		c.Event(delta("an answer"))
+		c.Finish(outcome("a/b", 0, 1, 1))
+		held = append(held, weak.Make(c))
+		text = append(text, weak.Make(unsafe.StringData(history)))
+	}
+	r.Flush()
+	runtime.GC()
+	runtime.GC()
+	live := 0
+	for _, w := range held {
+		if w.Value() != nil {
+			live++ // its group remembers it: allowed, if it holds nothing
+		}
+	}
+	for i, w := range text {
+		if w.Value() != nil {
+			t.Fatalf("the conversation sent by call %d is still held (%d calls remembered)", i, live)
+		}
+	}
+	db := openDB(t, path)
+	rows, _ := db.List(context.Background(), Filter{})
+	if len(rows) != 5 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	last, err := db.Get(context.Background(), rows[0].ID)
+	if err != nil || !strings.Contains(last.Request, "turn 4 of a long conversation") || last.Answer != "an answer" {
+		t.Fatalf("the row lost what it records: request %d bytes, answer %q, %v", len(last.Request), last.Answer, err)
 	}
 }
