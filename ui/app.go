@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/notify"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
@@ -309,13 +310,15 @@ func (m *Model) armTick() tea.Cmd {
 	return m.c.tick(step, func(time.Time) tea.Msg { return ageTickMsg{} })
 }
 
-// ageStep is how long until an age written by format.Age next changes:
-// seconds tick every second, minutes every minute, hours every hour, so an
-// idle dashboard wakes only when the status bar would change.
+// ageStep is how long until an age written by format.Freshness next
+// changes: every 10 s under a minute, then every minute, then every hour,
+// so an idle dashboard wakes only when the status bar would change.
 func ageStep(age time.Duration) time.Duration {
 	switch {
+	case age < 0:
+		return format.FreshStep
 	case age < time.Minute:
-		return time.Second
+		return format.FreshStep - age%format.FreshStep
 	case age < time.Hour:
 		return time.Minute - age%time.Minute
 	}

@@ -79,7 +79,7 @@ func (m Model) statusBar() string {
 		parts = append(parts, "credits "+present.Balance(m.balance))
 	}
 	if t := v.Updated(); !t.IsZero() {
-		parts = append(parts, "updated "+format.Age(t, m.c.now()))
+		parts = append(parts, "updated "+format.Freshness(t, m.c.now()))
 	}
 	right := func() string {
 		var kept []string

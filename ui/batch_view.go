@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/record"
@@ -479,7 +480,8 @@ func (v *batchView) resultsBar() string {
 	if q := r.search.query(); q != "" {
 		parts = append(parts, "search “"+textsafe.Line(q)+"”")
 	}
-	return s.Title.Render(strings.Join(parts, " · ")) + "  " + s.Muted.Render(v.resultsNote())
+	bar := s.Title.Render(strings.Join(parts, " · ")) + "  " + s.Muted.Render(v.resultsNote())
+	return ansi.Truncate(bar, max(1, v.w), "…") // the failures give way, with a mark
 }
 
 func (v *batchView) viewFatal() string {

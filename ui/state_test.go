@@ -562,7 +562,8 @@ func TestControlCharactersInAValueAreNotAnEdit(t *testing.T) {
 // The status bar's age wakes the program only when its text would change.
 func TestAgeTicksOnlyWhenTheTextChanges(t *testing.T) {
 	for _, c := range []struct{ age, want time.Duration }{
-		{0, time.Second},
+		{0, 10 * time.Second},
+		{3 * time.Second, 7 * time.Second},
 		{59 * time.Second, time.Second},
 		{time.Minute, time.Minute},
 		{90 * time.Second, 30 * time.Second},

@@ -137,6 +137,25 @@ func Age(t, now time.Time) string {
 	return Duration(d) + " ago"
 }
 
+// FreshStep is the step of Freshness below a minute.
+const FreshStep = 10 * time.Second
+
+// Freshness is how fresh shown data is, for a status line that must not
+// wake an idle program every second: "just now" under 10 s, then in 10 s
+// steps ("20s ago") up to a minute, then as Age.
+func Freshness(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return "never"
+	case d > -FreshStep && d < FreshStep:
+		return "just now"
+	case d > 0 && d < time.Minute:
+		return strconv.Itoa(int(d/FreshStep)*int(FreshStep/time.Second)) + "s ago"
+	}
+	return Age(t, now)
+}
+
 // Duration renders a duration coarsely: 850ms, 12s, 3m, 5h, 2d.
 func Duration(d time.Duration) string {
 	if d < 0 {
