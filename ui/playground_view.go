@@ -159,10 +159,13 @@ func (p *playground) View() string {
 func (p *playground) transcriptView(h int) string {
 	s := p.c.styles
 	if len(p.turns) == 0 {
-		intro := []string{s.Title.Render("Playground"),
-			s.Muted.Render("i (or enter) types a prompt; the answer streams here. m picks the model from the catalogue,"),
-			s.Muted.Render("c compares 2 to 4 models side by side, s opens the settings, w saves the conversation.")}
-		return strings.Join(intro, "\n")
+		about := "i (or enter) types a prompt; the answer streams here. m picks the model from the catalogue, " +
+			"p shows its providers, c compares 2 to 4 models side by side, s opens the settings, w saves the conversation."
+		lines := append([]string{s.Title.Render("Playground")}, strings.Split(wrap(about, max(20, p.contentWidth())), "\n")...)
+		for i := 1; i < len(lines); i++ {
+			lines[i] = s.Muted.Render(lines[i])
+		}
+		return strings.Join(lines[:min(len(lines), max(1, h))], "\n")
 	}
 	now := p.c.now()
 	lines := linesOf(visiblePieces(p.turns, &p.c.styles, p.contentWidth(), now, h, p.scroll), h)
