@@ -494,7 +494,11 @@ func (p *playground) KeyMap() help.KeyMap {
 	case playPicker:
 		return p.picker.keys
 	case playSettings:
-		return p.settings.keys
+		fk := p.settings.keys
+		if p.running() { // esc stops the answer first (onKey)
+			fk.Back = k.Stop
+		}
+		return fk
 	case playSaving:
 		return p.save.keys
 	}

@@ -136,3 +136,31 @@ func TestLogsScreensAreOnTheStack(t *testing.T) {
 	u.screen("hello there", "1 request logged")
 	u.quit()
 }
+
+// The settings opened while an answer streams: esc stops the answer
+// first, and the help says so instead of "close".
+func TestSettingsHelpWhileAnAnswerStreams(t *testing.T) {
+	m := stateModel(t, &fakeClient{}, Options{View: "playground"}, 120, 40)
+	m = drive(m, keyMsg("s"))
+	p := playOf(m)
+	words := func() string {
+		var out []string
+		for _, b := range p.KeyMap().ShortHelp() {
+			out = append(out, b.Help().Key+" "+b.Help().Desc)
+		}
+		return strings.Join(out, " · ")
+	}
+	if p.mode != playSettings || !strings.Contains(words(), "esc close") {
+		t.Fatalf("settings, nothing running: %q", words())
+	}
+	tn := newTurn("hi", "m/x", 80, fixedNow)
+	p.turns = append(p.turns, tn)
+	p.live[0] = &liveStream{turn: tn, cancel: func() {}}
+	if w := words(); strings.Contains(w, "close") || !strings.Contains(w, "esc stop the answer") {
+		t.Fatalf("settings while streaming: %q", w)
+	}
+	m = drive(m, keyMsg("esc"))
+	if playOf(m).running() {
+		t.Fatal("esc stops the answer")
+	}
+}
