@@ -394,6 +394,8 @@ type PlaygroundKeys struct {
 	PageUp, PageDown, NextPane, PrevPane, EndEarly key.Binding
 	// Providers opens the providers panel of the model.
 	Providers key.Binding
+	// AddTool opens the tool form from the settings.
+	AddTool key.Binding
 }
 
 // DefaultPlaygroundKeys returns the playground's key map.
@@ -406,6 +408,7 @@ func DefaultPlaygroundKeys() PlaygroundKeys {
 		Leave:      bind([]string{"esc"}, "esc", "stop typing"),
 		Model:      bind([]string{"m"}, "m", "pick model"),
 		Settings:   bind([]string{"s"}, "s", "settings"),
+		AddTool:    bind([]string{"ctrl+t"}, "ctrl+t", "define a tool"),
 		Compare:    bind([]string{"c"}, "c", "compare models"),
 		NewChat:    bind([]string{"n"}, "n", "new chat"),
 		Copy:       bind([]string{"y"}, "y", "copy answer"),

@@ -67,6 +67,9 @@ type playground struct {
 	gen    int
 	cancel context.CancelFunc
 	live   map[int]*liveStream // by pane (0 outside compare)
+	// stack holds the screens opened over the playground (the tool form,
+	// from the settings).
+	stack stack
 
 	cmp *compareState
 
@@ -265,6 +268,9 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 
 func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.keys
+	if p.stack.open() {
+		return p.act(p.stack.update(msg))
+	}
 	// esc stops what is running, wherever the focus is.
 	if p.running() && key.Matches(msg, k.Stop) && p.mode != playPicker && p.mode != playSaving && p.providers == nil {
 		return p.stopAll()
@@ -298,6 +304,9 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		return p.onPickerKey(msg)
 	case playSettings:
 		switch {
+		case key.Matches(msg, k.AddTool):
+			p.stack.push(newToolForm(p.c, p.settings.Tools))
+			return nil
 		case key.Matches(msg, p.settings.keys.Save):
 			return p.keepSettings()
 		case key.Matches(msg, p.settings.keys.Back):
@@ -473,6 +482,9 @@ func (p *playground) checkSettings() {
 
 func (p *playground) KeyMap() help.KeyMap {
 	k := p.keys
+	if s := p.stack.top(); s != nil {
+		return s.KeyMap()
+	}
 	if p.confirm != nil {
 		return p.confirm.KeyMap()
 	}
@@ -498,7 +510,7 @@ func (p *playground) KeyMap() help.KeyMap {
 		if p.running() { // esc stops the answer first (onKey)
 			fk.Back = k.Stop
 		}
-		return fk
+		return keyMap{short: append(fk.ShortHelp(), k.AddTool), full: append(fk.FullHelp(), []key.Binding{k.AddTool})}
 	case playSaving:
 		return p.save.keys
 	}
@@ -518,6 +530,9 @@ func (p *playground) KeyMap() help.KeyMap {
 }
 
 func (p *playground) Help() string {
+	if s := p.stack.top(); s != nil {
+		return s.Help()
+	}
 	if p.confirm != nil {
 		return "answering y/N"
 	}
@@ -546,7 +561,7 @@ func (p *playground) Help() string {
 // Dialog reports a field, a picker, the settings, saving or a y/N open:
 // q is then the playground's key, never the shell's quit.
 func (p *playground) Dialog() bool {
-	return p.mode != playNav || p.confirm != nil || p.providers != nil || p.answering()
+	return p.mode != playNav || p.confirm != nil || p.providers != nil || p.answering() || p.stack.open()
 }
 
 // Unsaved says what quitting would lose (see unsavedAnswers).
@@ -564,10 +579,16 @@ func (p *playground) Unsaved() string {
 	if s := p.depth.unsaved(); s != "" {
 		parts = append(parts, s)
 	}
+	if s := p.stack.unsaved(); s != "" {
+		parts = append(parts, s)
+	}
 	return strings.Join(parts, "; ")
 }
 
 func (p *playground) Typing() bool {
+	if s := p.stack.top(); s != nil {
+		return s.Typing()
+	}
 	if p.providers != nil {
 		return false // the panel takes no text
 	}
@@ -682,4 +703,13 @@ func (p *playground) keepSettings() tea.Cmd {
 	p.settings.base = p.settings.snapshot()
 	p.setMode(playNav)
 	return sayFixed("settings kept")
+}
+
+// act is where the playground does what its screens ask.
+func (p *playground) act(cmd tea.Cmd, a action) tea.Cmd {
+	if v, ok := a.value.(toolsDefined); ok {
+		p.settings.field(setTools).input.SetValue(string(v))
+		p.checkSettings()
+	}
+	return cmd
 }

@@ -107,6 +107,7 @@ func (p *playground) SetSize(w, h int) {
 	if p.cmp != nil {
 		p.cmp.layout(p)
 	}
+	p.stack.SetSize(w, p.transcriptHeight())
 	p.clampScroll()
 }
 
@@ -138,6 +139,8 @@ func (p *playground) View() string {
 		top = p.providers.view(s, p.w, th+1)
 	case p.mode == playPicker && p.picker != nil:
 		top = p.picker.view(s, p.w, th+1)
+	case p.stack.open():
+		top, _ = p.stack.full()
 	case p.mode == playSettings:
 		top = s.Title.Render("Settings") + s.Muted.Render("  each value is checked as you type · ctrl+s keeps them · esc asks before dropping changes") + "\n" + p.settings.view(s, p.w, th)
 	case p.cmp != nil:

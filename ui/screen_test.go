@@ -164,3 +164,51 @@ func TestSettingsHelpWhileAnAnswerStreams(t *testing.T) {
 		t.Fatal("esc stops the answer")
 	}
 }
+
+// ctrl+t in the settings opens a small form for one tool: its problems
+// show beside its fields, esc asks before dropping what was typed, and
+// ctrl+s adds it to the tools setting (as pasted JSON) with the tools
+// already set.
+func TestToolFormAddsATool(t *testing.T) {
+	m := stateModel(t, &fakeClient{}, Options{View: "playground"}, 140, 50)
+	m = drive(m, keyMsg("s"))
+	p := playOf(m)
+	p.settings.field(setTools).input.SetValue(`[{"name":"get_weather","parameters":{"type":"object"}}]`)
+	p.checkSettings()
+	m = drive(m, tea.KeyMsg{Type: tea.KeyCtrlT})
+	tf, ok := p.stack.top().(*toolForm)
+	if !ok || !p.Dialog() || p.Help() != "defining a tool" {
+		t.Fatalf("ctrl+t opens the tool form: %T", p.stack.top())
+	}
+	m = drive(m, keyMsg("get weather")) // a space is not in a name
+	m = drive(m, keyMsg("ctrl+s"))
+	if tf.form.field("name").err == "" || !p.stack.open() {
+		t.Fatal("a bad name is refused beside its field, the form stays")
+	}
+	tf.form.field("name").input.SetValue("get_weather")
+	m = drive(m, keyMsg("ctrl+s"))
+	if !strings.Contains(tf.form.field("name").err, "unique") {
+		t.Fatalf("a name already set is refused: %q", tf.form.field("name").err)
+	}
+	tf.form.field("name").input.SetValue("get_time")
+	tf.form.field("parameters").input.SetValue(`{"type":"object","properties":{"zone":{"type":"string"}}}`)
+	m = drive(m, keyMsg("esc"))
+	if _, ok := tf.sub.top().(*question); !ok || p.Unsaved() == "" {
+		t.Fatal("esc with a typed tool asks first, and quitting would name it")
+	}
+	m = drive(m, keyMsg("n"))
+	m = drive(m, keyMsg("ctrl+s"))
+	if p.stack.open() || p.mode != playSettings {
+		t.Fatal("ctrl+s adds the tool and goes back to the settings")
+	}
+	if n := len(p.settings.Tools); n != 2 || p.settings.Tools[1].Name != "get_time" {
+		t.Fatalf("tools after the form: %+v", p.settings.Tools)
+	}
+	m = drive(m, tea.KeyMsg{Type: tea.KeyCtrlT})
+	m = drive(m, keyMsg("x"))
+	m = drive(m, keyMsg("esc"))
+	m = drive(m, keyMsg("y"))
+	if p.stack.open() || len(p.settings.Tools) != 2 || !strings.Contains(m.notice, "no tool added") {
+		t.Fatalf("yes drops the typed tool: %q", m.notice)
+	}
+}
