@@ -221,7 +221,21 @@ func TestEstimateCountsTheWholeRequestAndCardLabelsCosts(t *testing.T) {
 		return true
 	})
 	u.typePrompt("And caching?")
-	view := u.until("second answer", func(m Model) bool { return len(playOf(m).turns) == 2 && ended(api.EndCompleted)(m) })
+	// The card is drawn after the answer ends (its generation's record
+	// follows): wait for its words rather than race them.
+	cardWords := []string{"estimate before sending", "reasoning included", "charged $"}
+	view := u.until("second answer and its card", func(m Model) bool {
+		if len(playOf(m).turns) != 2 || !ended(api.EndCompleted)(m) {
+			return false
+		}
+		flat := strings.Join(strings.Fields(m.View()), " ")
+		for _, w := range cardWords {
+			if !strings.Contains(flat, w) {
+				return false
+			}
+		}
+		return true
+	})
 	m := u.quit()
 	est := lastTurn(m).estimate
 	want := (sent + len("And caching?") + 3) / 4
@@ -233,7 +247,7 @@ func TestEstimateCountsTheWholeRequestAndCardLabelsCosts(t *testing.T) {
 		t.Fatalf("%d POSTs", len(posts))
 	}
 	flat := strings.Join(strings.Fields(view), " ")
-	for _, w := range []string{"estimate before sending", "reasoning included", "charged $"} {
+	for _, w := range cardWords {
 		if !strings.Contains(flat, w) {
 			t.Fatalf("card lacks %q:\n%s", w, view)
 		}
