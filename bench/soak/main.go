@@ -357,7 +357,9 @@ func converse(end time.Time) ([]time.Duration, time.Time) {
 	for n := 1; n <= *turns && time.Now().Before(end); n++ {
 		prompt := fmt.Sprintf("turn %d", n)
 		tmux("send-keys", "-t", "talk:", "Escape")
-		time.Sleep(50 * time.Millisecond)
+		// An escape followed at once by a key reads as alt+key (the
+		// terminal's escape prefix): wait before i.
+		time.Sleep(300 * time.Millisecond)
 		tmux("send-keys", "-t", "talk:", "i")
 		time.Sleep(50 * time.Millisecond)
 		tmux("send-keys", "-t", "talk:", "-l", prompt)
