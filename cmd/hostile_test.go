@@ -81,6 +81,13 @@ func TestHostileServerNeverReachesTheTerminal(t *testing.T) {
 			{"credits", "--json"},
 			{"respond", "hello", "--model", "openai/gpt-4o-mini", "--model", gateway.ModelFailMidstream},
 			{"respond", "hello", "--model", "openai/gpt-4o-mini", "--model", gateway.ModelEscapes, "--json"},
+			{"batch", "diff", seed(gateway.SeedChat), seed(gateway.SeedCancelled)},
+			{"batch", "diff", seed(gateway.SeedChat), seed(gateway.SeedCancelled), "--json"},
+			{"batch", "export", seed(gateway.SeedChat), "--format", "csv"},
+			{"batch", "export", seed(gateway.SeedChat), "--format", "jsonl"},
+			{"batch", "results", seed(gateway.SeedChat), "--effective"},
+			{"models", "endpoints", "openai/gpt-4o-mini"},
+			{"models", "endpoints", "openai/gpt-4o-mini", "--json"},
 		}
 		h.run("", "respond", "warm up", "--model", "openai/gpt-4o-mini")
 		runs = append(runs, []string{"generation", h.srv.LastGeneration()}, []string{"generation", h.srv.LastGeneration(), "--json"})
