@@ -493,6 +493,14 @@ type FormKeys struct {
 	Save, Reveal, Open, Back        key.Binding
 }
 
+// DefaultToolFormKeys are the tool form's keys: a form's, where ctrl+s
+// adds the tool to the settings.
+func DefaultToolFormKeys() FormKeys {
+	k := DefaultFormKeys()
+	k.Save = bind([]string{"ctrl+s"}, "ctrl+s", "add the tool")
+	return k
+}
+
 // DefaultFormKeys returns the forms' key map.
 func DefaultFormKeys() FormKeys {
 	return FormKeys{

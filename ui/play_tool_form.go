@@ -38,6 +38,7 @@ func newToolForm(c *common, existing []api.FunctionTool) *toolForm {
 		textField("parameters", "parameters", `a JSON Schema object, e.g. {"type":"object","properties":{"city":{"type":"string"}}}; empty = none`, ""),
 	)
 	f.field("name").required = true
+	f.keys = DefaultToolFormKeys()
 	f.base = make([]string, len(f.fields)) // any value typed is an edit
 	return &toolForm{c: c, form: f, existing: existing}
 }
