@@ -10,9 +10,6 @@ package ui
 
 import (
 	"errors"
-	"io"
-	"io/fs"
-	"os"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -131,7 +128,7 @@ func (ps *requestSettings) readFiles(again bool) tea.Cmd {
 		}
 		name, limit := st.Name, st.MaxBytes
 		cmds = append(cmds, func() tea.Msg {
-			data, err := readSettingFile(v, limit)
+			data, err := readBounded(v, limit)
 			return settingFileMsg{name: name, file: settingFile{path: v, data: data, err: err}}
 		})
 	}
@@ -145,31 +142,6 @@ func (ps *requestSettings) gotFile(msg settingFileMsg) bool {
 	}
 	ps.files[msg.name] = msg.file
 	return true
-}
-
-// readSettingFile reads a file bounded by limit; errors are rules.
-func readSettingFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(expandHome(path))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, errors.New("no such file: " + path)
-	case errors.Is(err, fs.ErrPermission):
-		return nil, errors.New("cannot be read (permission denied): " + path)
-	case err != nil:
-		return nil, errors.New("cannot be opened: " + path)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, errors.New("is a directory, not a file: " + path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, errors.New("could not be read: " + path)
-	}
-	if int64(len(b)) > limit {
-		return nil, errors.New("is too large: " + path)
-	}
-	return b, nil
 }
 
 // applySettings fills req from the form (its input and model are kept).

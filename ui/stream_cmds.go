@@ -251,28 +251,29 @@ func readToolFileCmd(t *turn, idx int, path string) tea.Cmd {
 	}
 }
 
-// readBounded reads a whole file of at most limit bytes; its errors say
-// what is wrong in words.
+// readBounded reads a whole file of at most limit bytes (a leading ~ is
+// the home folder): every file the playground reads (settings files, a
+// call's result, canned results). Its errors say what is wrong in words.
 func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(expandHome(path))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s does not exist", path)
+		return nil, errors.New("no such file: " + path)
 	case errors.Is(err, fs.ErrPermission):
-		return nil, fmt.Errorf("%s cannot be read (permission denied)", path)
+		return nil, errors.New("cannot be read (permission denied): " + path)
 	case err != nil:
-		return nil, fmt.Errorf("%s cannot be opened", path)
+		return nil, errors.New("cannot be opened: " + path)
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", path)
+		return nil, errors.New("is a directory, not a file: " + path)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s could not be read", path)
+		return nil, errors.New("could not be read: " + path)
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %s", path, api.SizeText(limit))
+		return nil, fmt.Errorf("is larger than %s: %s", api.SizeText(limit), path)
 	}
 	return b, nil
 }
