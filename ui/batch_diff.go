@@ -44,8 +44,8 @@ type diffRowMsg struct {
 	cut    bool
 }
 
-// closeDiffMsg asks the home to close the diff screen.
-type closeDiffMsg struct{}
+// diffClosed is the diff screen's value when esc leaves it.
+type diffClosed struct{}
 
 // ---- MODEL ----
 
@@ -189,33 +189,18 @@ func (v *batchesView) openDiff() tea.Cmd {
 		return say("a diff needs both batches settled: " + strings.Join(unsettled, ", and ") + "; results come when a batch ends")
 	}
 	d := newDiffView(v.c, v.marks[0], v.marks[1])
-	v.diff = d
-	d.SetSize(v.w, v.h)
+	v.stack.push(d)
 	return d.load(v.held.get(d.idA), v.held.get(d.idB))
 }
 
-// onDiffMsg hands the diff's results to its screen; batches it
-// downloaded are held, so that opening them downloads nothing.
-func (v *batchesView) onDiffMsg(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case closeDiffMsg:
-		if v.diff != nil {
-			v.diff.cancel()
-			v.diff = nil
-		}
-		v.apply()
-		return v.resume()
-	case diffLoadedMsg:
-		for _, d := range []*api.BatchData{msg.a, msg.b} {
-			if d != nil && d.Rows != nil && d.Batch.Status.Terminal() && v.held.get(d.Batch.ID) == nil {
-				v.held.put(d.Batch.ID, d)
-			}
+// holdDiffed keeps the batches the diff downloaded, so that opening
+// them downloads nothing.
+func (v *batchesView) holdDiffed(msg diffLoadedMsg) {
+	for _, d := range []*api.BatchData{msg.a, msg.b} {
+		if d != nil && d.Rows != nil && d.Batch.Status.Terminal() && v.held.get(d.Batch.ID) == nil {
+			v.held.put(d.Batch.ID, d)
 		}
 	}
-	if v.diff == nil {
-		return nil
-	}
-	return v.diff.Update(msg)
 }
 
 // ---- LOAD ----
@@ -300,11 +285,21 @@ func (d *diffView) openRow(idx int) tea.Cmd {
 
 // ---- UPDATE ----
 
-func (d *diffView) Update(msg tea.Msg) tea.Cmd {
+// Update is the diff's one entry; esc on the list closes it.
+func (d *diffView) Update(msg tea.Msg) (tea.Cmd, action) {
+	if km, ok := msg.(tea.KeyMsg); ok && d.row == nil && key.Matches(km, d.keys.Back) {
+		d.cancel()
+		return nil, done(diffClosed{})
+	}
 	cmd := d.update(msg)
 	d.layout()
-	return cmd
+	return cmd, noAction
 }
+
+// Dialog is false: the diff is a page, q quits from it.
+func (d *diffView) Dialog() bool { return false }
+
+func (d *diffView) Typing() bool { return false }
 
 func (d *diffView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -357,8 +352,6 @@ func (d *diffView) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := d.keys
 	switch {
-	case key.Matches(msg, k.Back):
-		return msgCmd(closeDiffMsg{})
 	case d.rows == nil:
 		if d.loading {
 			return say("the two batches are still being read")
@@ -428,7 +421,7 @@ func (d *diffView) Help() string {
 	return "comparing two batches"
 }
 
-func (d *diffView) busy() string {
+func (d *diffView) Busy() string {
 	switch {
 	case d.loading:
 		return "reading both batches"

@@ -117,7 +117,7 @@ func TestDiffOfTwoMarkedBatches(t *testing.T) {
 		t.Fatalf("a third mark: %q", m.notice)
 	}
 	m = drive(m, keyMsg("D"))
-	if homeOf(m).diff != nil || !strings.Contains(m.notice, "a diff needs both batches settled: A ("+a+") is validating") || !strings.Contains(m.notice, "B ("+b+") is validating") {
+	if homeOf(m).diffing() != nil || !strings.Contains(m.notice, "a diff needs both batches settled: A ("+a+") is validating") || !strings.Contains(m.notice, "B ("+b+") is validating") {
 		t.Fatalf("D with both in flight: %q", m.notice)
 	}
 	// The marks survive a refresh and a filter that hides them.
@@ -134,7 +134,7 @@ func TestDiffOfTwoMarkedBatches(t *testing.T) {
 	clk.Add(2 * time.Minute) // both have ended
 	m = drive(m, keyMsg("r"))
 	m = drive(m, keyMsg("D"))
-	d := homeOf(m).diff
+	d := homeOf(m).diffing()
 	if d == nil || d.loading || d.rows == nil {
 		t.Fatalf("D did not open the diff: %q\n%s", m.notice, viewOf(m))
 	}
@@ -149,7 +149,7 @@ func TestDiffOfTwoMarkedBatches(t *testing.T) {
 	if !strings.Contains(v, "only in A") || !strings.Contains(v, "only-a") || !strings.Contains(v, "STATUS A → B") || len(d.view) != want.Differ() {
 		t.Fatalf("the rows that differ (%d):\n%s", want.Differ(), v)
 	}
-	for diffShowNames[homeOf(m).diff.show] != "only in B" {
+	for diffShowNames[homeOf(m).diffing().show] != "only in B" {
 		m = drive(m, keyMsg("f"))
 	}
 	v = viewOf(m)
@@ -163,10 +163,10 @@ func TestDiffOfTwoMarkedBatches(t *testing.T) {
 	m = drive(m, keyMsg("esc"))
 	// The changed answer, side by side: what only A has is marked [-…-],
 	// what only B has {+…+} (no colour here).
-	for diffShowNames[homeOf(m).diff.show] != "changed" {
+	for diffShowNames[homeOf(m).diffing().show] != "changed" {
 		m = drive(m, keyMsg("f"))
 	}
-	d = homeOf(m).diff
+	d = homeOf(m).diffing()
 	k := -1
 	for j, i := range d.view {
 		if d.rows[i].id == "row-03" {
@@ -196,13 +196,13 @@ func TestDiffOfTwoMarkedBatches(t *testing.T) {
 	}
 	m = drive(m, keyMsg("esc"))
 	m = drive(m, keyMsg("esc"))
-	if homeOf(m).diff != nil || len(homeOf(m).marks) != 2 {
+	if homeOf(m).diffing() != nil || len(homeOf(m).marks) != 2 {
 		t.Fatalf("esc esc: back home with the marks: %v", homeOf(m).marks)
 	}
 	// Held: D again reads neither batch again.
 	before := len(srv.RequestsTo("GET", "/api/v1/batches/"+a)) + len(srv.RequestsTo("GET", "/api/v1/batches/"+b))
 	m = drive(m, keyMsg("D"))
-	if homeOf(m).diff == nil || homeOf(m).diff.rows == nil {
+	if homeOf(m).diffing() == nil || homeOf(m).diffing().rows == nil {
 		t.Fatal("D again did not open the diff")
 	}
 	if after := len(srv.RequestsTo("GET", "/api/v1/batches/"+a)) + len(srv.RequestsTo("GET", "/api/v1/batches/"+b)); after != before {
@@ -369,7 +369,7 @@ func TestDiffAndWatchKeysInAProgram(t *testing.T) {
 	u.screen("Row only-a · only in A", "this custom_id is not in B", " │ ")
 	u.key(tea.KeyEsc)
 	u.key(tea.KeyEsc)
-	u.until("home", func(m Model) bool { return homeOf(m).diff == nil })
+	u.until("home", func(m Model) bool { return homeOf(m).diffing() == nil })
 	u.screen("Batches", "[A] completed")
 	u.sync()
 	if got := strings.Count(buf.String(), "\x1b]9;"); got != 1 {
@@ -448,7 +448,7 @@ func TestDiffOfAHostileServerIsInert(t *testing.T) {
 	m = cursorTo(t, m, srv.SeedID(gateway.SeedMessages))
 	m = drive(m, keyMsg("space"))
 	m = drive(m, keyMsg("D"))
-	d := homeOf(m).diff
+	d := homeOf(m).diffing()
 	if d == nil || d.rows == nil || d.sum.OnlyInA == 0 {
 		t.Fatalf("D: %q\n%s", m.notice, viewOf(m))
 	}

@@ -117,15 +117,13 @@ type batchesView struct {
 
 	// held keeps the full data of settled batches already fetched, so that
 	// opening one again downloads nothing (bounded: heldBytes).
-	held    *heldCache
-	open    *batchView
-	confirm *confirmPrompt
-	submit  *submitDialog
+	held *heldCache
+	// stack holds what is open over the list: a batch (batchView), the
+	// diff of two (diffView), the submit dialog or a y/N question.
+	stack stack
 
-	// marks are the batches marked for a diff (A, then B); diff is the
-	// diff screen while open (batch_diff.go).
+	// marks are the batches marked for a diff (A, then B; batch_diff.go).
 	marks []string
-	diff  *diffView
 	// watch is the batches watched until they end (batch_watch.go).
 	watch *watchList
 }
@@ -229,48 +227,60 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 		return v.onDeleted(msg)
 	case openByIDMsg:
 		return v.onOpenByID(msg)
-	case closeBatchMsg:
-		if v.open != nil {
-			v.closeOpen()
-		}
-		return v.resume()
-	case diffLoadedMsg, diffRowMsg, closeDiffMsg:
-		return v.onDiffMsg(msg)
+	case diffLoadedMsg:
+		v.holdDiffed(msg)
 	case watchToggleMsg:
 		return v.onWatchMsg(msg)
-	case submittedMsg, submitCheckedMsg:
-		if v.submit != nil {
-			return v.onSubmit(msg)
-		}
-		return nil
-	case pathCompletedMsg:
-		if v.submit != nil {
-			v.submit.path.completed(msg)
-		}
-		if v.open != nil {
-			v.open.export.completed(msg)
-		}
-		return nil
 	case tea.KeyMsg:
 		return v.onKey(msg)
 	case tea.MouseMsg:
-		if v.open != nil {
-			return v.open.Update(msg)
-		}
-		if v.diff != nil {
-			return v.diff.Update(msg)
-		}
-		if v.nav.wheel(msg) {
+		if !v.stack.open() && v.nav.wheel(msg) {
 			return v.pollVisible()
 		}
+	}
+	// The rest is the open screens' own (a batch's polls, the diff's
+	// reads, the submit dialog's check and POST): the top one gets it,
+	// and a watched batch that ends is told.
+	return v.fromStack(msg)
+}
+
+// fromStack gives msg to the screen on top and acts on what it asks.
+func (v *batchesView) fromStack(msg tea.Msg) tea.Cmd {
+	if !v.stack.open() {
 		return nil
 	}
-	if v.open != nil {
-		// the open batch's polls: a watched one that ends is told
-		return tea.Batch(v.open.Update(msg), v.observeOpen())
-	}
-	return nil
+	cmd := v.act(v.stack.update(msg))
+	return tea.Batch(cmd, v.observeOpen())
 }
+
+// act is the one place the home acts on what its screens ask.
+func (v *batchesView) act(cmd tea.Cmd, a action) tea.Cmd {
+	switch val := a.value.(type) {
+	case answer: // the delete's y/N
+		if !val.yes {
+			return tea.Batch(cmd, say("not deleted"))
+		}
+		return tea.Batch(cmd, v.deleteBatch(val.tag))
+	case batchClosed:
+		v.closed(val.b)
+		return tea.Batch(cmd, v.resume())
+	case diffClosed:
+		v.apply()
+		return tea.Batch(cmd, v.resume())
+	case submitted:
+		return tea.Batch(cmd, v.onSubmitted(val.batch))
+	}
+	return cmd
+}
+
+// opened is the batch open over the home, or nil.
+func (v *batchesView) opened() *batchView { b, _ := find[*batchView](&v.stack); return b }
+
+// diffing is the diff open over the home, or nil.
+func (v *batchesView) diffing() *diffView { d, _ := find[*diffView](&v.stack); return d }
+
+// submitting is the submit dialog while open, or nil.
+func (v *batchesView) submitting() *submitDialog { d, _ := find[*submitDialog](&v.stack); return d }
 
 func (v *batchesView) onPage(msg homePageMsg) tea.Cmd {
 	v.loading, v.loaded = false, true
@@ -354,23 +364,8 @@ func (v *batchesView) selected() *homeRow {
 
 func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
-	case v.open != nil:
-		return tea.Batch(v.open.Update(msg), v.observeOpen())
-	case v.diff != nil:
-		return v.diff.Update(msg)
-	case v.submit != nil:
-		return v.submitKey(msg)
-	case v.confirm != nil:
-		_, done, yes := v.confirm.key(msg)
-		if !done {
-			return nil
-		}
-		id := v.confirm.tag
-		v.confirm = nil
-		if !yes {
-			return say("not deleted")
-		}
-		return v.deleteBatch(id)
+	case v.stack.open():
+		return v.fromStack(msg)
 	case v.filter.typing:
 		if key.Matches(msg, v.filter.keys.Keep) {
 			return v.filterEnter()
@@ -430,15 +425,16 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !r.b.Status.Settled() {
 			return say("batch " + textsafe.Line(r.b.ID) + " is " + statusWord(r.b.Status) + ": only a settled batch (completed, failed, expired, cancelled) can be deleted")
 		}
-		v.confirm = newConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(format.Middle(r.b.ID, 64)), r.b.Status,
-			format.Plural(r.b.RequestCounts.Total, "request", "requests")), r.b.ID)
+		v.stack.push(newQuestion(v.c, newConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(format.Middle(r.b.ID, 64)), r.b.Status,
+			format.Plural(r.b.RequestCounts.Total, "request", "requests")), r.b.ID), "answering y/N"))
 		return nil
 	case key.Matches(msg, k.Submit):
 		if cmd := v.c.refuseWrite(present.WriteBatchSubmit); cmd != nil {
 			return cmd
 		}
-		v.submit = newSubmitDialog(v.c)
-		return v.submit.path.focus()
+		d := newSubmitDialog(v.c)
+		v.stack.push(d)
+		return d.path.focus()
 	case key.Matches(msg, k.Mark):
 		return v.markKey()
 	case key.Matches(msg, k.Diff):
@@ -500,8 +496,9 @@ func (v *batchesView) onOpenByID(msg openByIDMsg) tea.Cmd {
 
 // openBatch shows one batch (esc comes back to the same row).
 func (v *batchesView) openBatch(id string, meta *api.Batch) tea.Cmd {
-	if v.open != nil {
-		v.open.stop()
+	if b := v.opened(); b != nil {
+		v.stack.drop(b)
+		v.closed(b)
 	}
 	for k, i := range v.view {
 		if v.rows[i].b.ID == id {
@@ -509,13 +506,13 @@ func (v *batchesView) openBatch(id string, meta *api.Batch) tea.Cmd {
 			v.nav.clamp()
 		}
 	}
-	v.open = newBatchView(v.c, id, meta, v.held.get(id))
-	v.open.SetSize(v.w, v.h)
-	return v.open.start()
+	b := newBatchView(v.c, id, meta, v.held.get(id))
+	v.stack.push(b)
+	return b.start()
 }
 
-func (v *batchesView) closeOpen() {
-	b := v.open
+// closed is a batch closed: what it read stays held, its row updated.
+func (v *batchesView) closed(b *batchView) {
 	b.stop()
 	if b.data != nil && b.meta.Status.Terminal() {
 		v.held.put(b.id, b.data)
@@ -524,7 +521,6 @@ func (v *batchesView) closeOpen() {
 		r.b = *b.meta
 		r.b.Results = nil
 	}
-	v.open = nil
 	v.apply()
 }
 
@@ -557,14 +553,8 @@ func (v *batchesView) onDeleted(msg batchDeletedMsg) tea.Cmd {
 
 func (v *batchesView) KeyMap() help.KeyMap {
 	switch {
-	case v.open != nil:
-		return v.open.KeyMap()
-	case v.diff != nil:
-		return v.diff.KeyMap()
-	case v.submit != nil:
-		return v.submit.KeyMap()
-	case v.confirm != nil:
-		return v.confirm.KeyMap()
+	case v.stack.open():
+		return v.stack.top().KeyMap()
 	case v.filter.typing:
 		return v.filter.keys
 	}
@@ -575,14 +565,8 @@ func (v *batchesView) KeyMap() help.KeyMap {
 
 func (v *batchesView) Help() string {
 	switch {
-	case v.open != nil:
-		return v.open.Help()
-	case v.diff != nil:
-		return v.diff.Help()
-	case v.submit != nil:
-		return "submitting a batch"
-	case v.confirm != nil:
-		return "answering y/N"
+	case v.stack.open():
+		return v.stack.top().Help()
 	case v.filter.typing:
 		return "filtering batches"
 	}
@@ -590,32 +574,35 @@ func (v *batchesView) Help() string {
 }
 
 func (v *batchesView) Typing() bool {
-	switch {
-	case v.open != nil:
-		return v.open.typing()
-	case v.submit != nil:
-		return v.submit.typing()
+	if v.stack.open() {
+		return v.stack.top().Typing()
 	}
 	return v.filter.typing
 }
 
 func (v *batchesView) Busy() string {
-	switch {
-	case v.open != nil:
-		return v.open.busy()
-	case v.diff != nil:
-		return v.diff.busy()
-	case v.loading:
+	if v.stack.open() {
+		return v.stack.busy()
+	}
+	if v.loading {
 		return "loading batches"
 	}
 	return ""
 }
 
+// Dialog reports a screen over the home that keeps q (the submit form,
+// a y/N, a batch's retry dialog): q is then the view's key, never the
+// shell's quit.
+func (v *batchesView) Dialog() bool { return v.stack.dialog() }
+
+// Unsaved says what quitting would lose: a submit form filled in.
+func (v *batchesView) Unsaved() string { return v.stack.unsaved() }
+
 // Updated is when what is shown was read: the open batch, or the list
 // (a row that stopped polling says so in its own line).
 func (v *batchesView) Updated() time.Time {
-	if v.open != nil {
-		return v.open.updated
+	if b := v.opened(); b != nil {
+		return b.updated
 	}
 	return v.listAt
 }
@@ -623,17 +610,18 @@ func (v *batchesView) Updated() time.Time {
 // Countdown reports whether a poll countdown is on screen (an open batch
 // still polled).
 func (v *batchesView) Countdown() bool {
-	return v.open != nil && !v.open.done && !v.open.stopped && v.submit == nil
+	b := v.opened()
+	return b != nil && !b.done && !b.stopped
 }
 
 func (v *batchesView) Stop() {
 	v.gen++
 	v.rowGen++
 	v.refreshGen++
-	if v.open != nil {
-		v.open.stop()
+	if b := v.opened(); b != nil {
+		b.stop()
 	}
-	if v.diff != nil {
-		v.diff.cancel()
+	if d := v.diffing(); d != nil {
+		d.cancel()
 	}
 }

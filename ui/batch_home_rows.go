@@ -228,7 +228,7 @@ const (
 // shown reports whether the home's list is on screen (the home is the
 // view shown and no batch nor diff is open over it).
 func (v *batchesView) shown() bool {
-	return v.c.active == viewBatches && v.open == nil && v.diff == nil
+	return v.c.active == viewBatches && v.opened() == nil && v.diffing() == nil
 }
 
 // resume is the home coming back into sight: the list is read if it fell

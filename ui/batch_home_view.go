@@ -19,15 +19,7 @@ import (
 func (v *batchesView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.layout()
-	if v.open != nil {
-		v.open.SetSize(w, h)
-	}
-	if v.submit != nil {
-		v.submit.setSize(w, h)
-	}
-	if v.diff != nil {
-		v.diff.SetSize(w, h)
-	}
+	v.stack.SetSize(w, h)
 }
 
 func (v *batchesView) layout() {
@@ -75,14 +67,8 @@ func (v *batchesView) cells(r *homeRow) []string {
 }
 
 func (v *batchesView) View() string {
-	if v.open != nil {
-		return v.open.View()
-	}
-	if v.diff != nil {
-		return v.diff.View()
-	}
-	if v.submit != nil {
-		return v.submit.view(v.c.styles)
+	if full, ok := v.stack.full(); ok {
+		return full
 	}
 	s := v.c.styles
 	var lines []string
@@ -93,9 +79,10 @@ func (v *batchesView) View() string {
 	if note := pagingNote(v.pager); note != "" {
 		lines = append(lines, s.Warning.Render(ansi.Truncate(note, max(1, v.w), "…")))
 	}
+	question, asking := v.stack.inline()
 	switch {
-	case v.confirm != nil:
-		lines = append(lines, v.confirm.view(s))
+	case asking:
+		lines = append(lines, question)
 	case v.filter.active():
 		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
 	default:

@@ -67,17 +67,17 @@ func newSubmitDialog(c *common) *submitDialog {
 	}
 	d := &submitDialog{c: c, keys: DefaultSubmitKeys(), path: newPathInput("file › ", ""), model: newInput("model › ", "<provider>/<model>", 200, model),
 		fieldErr: map[submitRow]string{}, model0: model}
-	d.setSize(c.width, c.height)
 	return d
 }
 
-func (d *submitDialog) setSize(w, h int) {
+func (d *submitDialog) SetSize(w, h int) {
 	d.w, d.h = w, h
 	d.path.setWidth(w)
 	d.model.Width = max(10, w-12)
 }
 
-func (d *submitDialog) typing() bool { return d.row != submitEndpoint }
+func (d *submitDialog) Typing() bool { return d.row != submitEndpoint }
+func (d *submitDialog) Help() string { return "submitting a batch" }
 
 func (d *submitDialog) KeyMap() help.KeyMap { return d.keys }
 
@@ -137,18 +137,36 @@ func (d *submitDialog) problems() bool {
 	return len(d.fieldErr) > 0
 }
 
-func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
-	d := v.submit
+// submitted is the dialog's value when the server took the batch.
+type submitted struct{ batch *api.Batch }
+
+// Update is the dialog's one entry: its keys, its file check, its POST
+// and the path completion.
+func (d *submitDialog) Update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if key.Matches(msg, d.keys.Cancel) && !d.sending {
+			return say("nothing submitted"), cancelled
+		}
+		return d.key(msg), noAction
+	case pathCompletedMsg:
+		d.path.completed(msg)
+	case submitCheckedMsg:
+		return d.onChecked(msg), noAction
+	case submittedMsg:
+		return d.onSubmitted(msg)
+	}
+	return nil, noAction
+}
+
+func (d *submitDialog) key(msg tea.KeyMsg) tea.Cmd {
 	k := d.keys
 	if d.sending {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Cancel):
-		v.submit = nil
-		return say("nothing submitted")
 	case key.Matches(msg, k.Send):
-		return v.sendSubmit()
+		return d.send()
 	case key.Matches(msg, k.Up):
 		return d.focus((d.row + 2) % 3)
 	case key.Matches(msg, k.Down):
@@ -185,7 +203,7 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(msg, k.Check) { // enter on the last field submits
-		return v.sendSubmit()
+		return d.send()
 	}
 	var cmd tea.Cmd
 	d.model, cmd = d.model.Update(msg)
@@ -193,9 +211,8 @@ func (v *batchesView) submitKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// sendSubmit checks everything, then POSTs the batch.
-func (v *batchesView) sendSubmit() tea.Cmd {
-	d := v.submit
+// send checks everything, then POSTs the batch.
+func (d *submitDialog) send() tea.Cmd {
 	if d.problems() {
 		// the focus goes to the first field that is wrong
 		for _, r := range []submitRow{submitPath, submitEndpoint, submitModel} {
@@ -205,7 +222,7 @@ func (v *batchesView) sendSubmit() tea.Cmd {
 		}
 	}
 	d.sending = true
-	client, ctx := v.c.client, v.c.ctx
+	client, ctx := d.c.client, d.c.ctx
 	endpoint, model, reqs := api.BatchEndpoints[d.endpoint], strings.TrimSpace(d.model.Value()), d.checked.reqs
 	return func() tea.Msg {
 		b, err := client.SubmitBatch(ctx, endpoint, model, reqs)
@@ -213,54 +230,58 @@ func (v *batchesView) sendSubmit() tea.Cmd {
 	}
 }
 
-func (v *batchesView) onSubmit(msg tea.Msg) tea.Cmd {
-	d := v.submit
-	switch msg := msg.(type) {
-	case submitCheckedMsg:
-		if msg.seq != d.seq {
-			return nil
-		}
-		d.checking = false
-		d.checked = &msg
-		delete(d.fieldErr, submitPath)
-		if msg.err != nil || len(msg.errs) > 0 {
-			d.fieldErr[submitPath] = "the file has problems (below)"
-			return d.focus(submitPath) // back to the field that is wrong
-		}
+func (d *submitDialog) onChecked(msg submitCheckedMsg) tea.Cmd {
+	if msg.seq != d.seq {
 		return nil
-	case submittedMsg:
-		d.sending = false
-		if msg.err != nil {
-			// the focus goes to the field the server refused: the model
-			// when its message names it, else the file
-			row := submitPath
-			var ae *api.APIError
-			if asErr(msg.err, &ae) && strings.Contains(strings.ToLower(ae.Message), "model") {
-				row = submitModel
-			}
-			d.fieldErr[row] = "refused by the server (see the status line)"
-			return tea.Batch(d.focus(row), fail("not submitted: "+describeErr(msg.err)))
-		}
-		now := v.c.now()
-		rb := record.FromAPI(msg.batch, now)
-		rb.SubmittedAt = &now
-		model := msg.batch.Model
-		saved := v.c.remember(func(st *record.Store, base string) {
-			st.Remember(base, rb)
-			st.UseModel(base, model)
-		})
-		v.c.submitted[msg.batch.ID] = now
-		v.submit = nil
-		r := &homeRow{b: *msg.batch}
-		v.rows = append(v.rows, r)
-		v.byID[msg.batch.ID] = r
-		v.apply()
-		return tea.Batch(saved, say("submitted "+textsafe.Line(msg.batch.ID)+": watching it"), v.openBatch(msg.batch.ID, msg.batch))
+	}
+	d.checking = false
+	d.checked = &msg
+	delete(d.fieldErr, submitPath)
+	if msg.err != nil || len(msg.errs) > 0 {
+		d.fieldErr[submitPath] = "the file has problems (below)"
+		return d.focus(submitPath) // back to the field that is wrong
 	}
 	return nil
 }
 
-func (d *submitDialog) view(s Styles) string {
+// onSubmitted is the POST's answer: a refusal stays on the dialog with
+// the field the server named; a batch taken closes it.
+func (d *submitDialog) onSubmitted(msg submittedMsg) (tea.Cmd, action) {
+	d.sending = false
+	if msg.err != nil {
+		// the focus goes to the field the server refused: the model
+		// when its message names it, else the file
+		row := submitPath
+		var ae *api.APIError
+		if asErr(msg.err, &ae) && strings.Contains(strings.ToLower(ae.Message), "model") {
+			row = submitModel
+		}
+		d.fieldErr[row] = "refused by the server (see the status line)"
+		return tea.Batch(d.focus(row), fail("not submitted: "+describeErr(msg.err))), noAction
+	}
+	return nil, done(submitted{batch: msg.batch})
+}
+
+// onSubmitted remembers a batch the dialog submitted and opens it.
+func (v *batchesView) onSubmitted(b *api.Batch) tea.Cmd {
+	now := v.c.now()
+	rb := record.FromAPI(b, now)
+	rb.SubmittedAt = &now
+	model := b.Model
+	saved := v.c.remember(func(st *record.Store, base string) {
+		st.Remember(base, rb)
+		st.UseModel(base, model)
+	})
+	v.c.submitted[b.ID] = now
+	r := &homeRow{b: *b}
+	v.rows = append(v.rows, r)
+	v.byID[b.ID] = r
+	v.apply()
+	return tea.Batch(saved, say("submitted "+textsafe.Line(b.ID)+": watching it"), v.openBatch(b.ID, b))
+}
+
+func (d *submitDialog) View() string {
+	s := d.c.styles
 	lines := []string{s.Title.Render("Submit a batch"), s.Muted.Render("a JSON Lines file of {\"custom_id\": …, \"body\": {…}}; it is checked before anything is sent"), ""}
 	mark := func(r submitRow, label string) string {
 		if d.row == r {
@@ -307,16 +328,9 @@ func (d *submitDialog) view(s Styles) string {
 
 // ---- WORK KEPT NOWHERE ----
 
-// Dialog reports the submit form or a y/N open on the home, or the
-// retry dialog on a batch: q is then the view's key, never the shell's
-// quit.
-func (v *batchesView) Dialog() bool {
-	return v.open == nil && (v.submit != nil || v.confirm != nil) || v.open != nil && v.open.retry != nil
-}
-
-// Unsaved says what quitting would lose: a submit form filled in.
-func (v *batchesView) Unsaved() string {
-	if d := v.submit; d != nil && !d.sending && (strings.TrimSpace(d.path.input.Value()) != "" || d.model.Value() != d.model0 || d.endpoint != 0) {
+// Unsaved says what closing would lose: a submit form filled in.
+func (d *submitDialog) Unsaved() string {
+	if !d.sending && (strings.TrimSpace(d.path.input.Value()) != "" || d.model.Value() != d.model0 || d.endpoint != 0) {
 		return "a batch not submitted yet"
 	}
 	return ""

@@ -166,12 +166,28 @@ func (v *batchView) setData(d *api.BatchData) {
 
 // ---- UPDATE ----
 
+// batchClosed is the batch screen's value when esc leaves it.
+type batchClosed struct{ b *batchView }
+
 // Update changes the view's state, then lays it out again: View only draws
-// what layout prepared.
-func (v *batchView) Update(msg tea.Msg) tea.Cmd {
+// what layout prepared. Esc with nothing left to undo closes it.
+func (v *batchView) Update(msg tea.Msg) (tea.Cmd, action) {
+	if km, ok := msg.(tea.KeyMsg); ok && v.leaves(km) {
+		v.stop()
+		return nil, done(batchClosed{b: v})
+	}
 	cmd := v.update(msg)
 	v.layout()
-	return cmd
+	return cmd, noAction
+}
+
+// leaves reports whether key leaves the batch: esc on the batch itself,
+// with no filter to clear and no capped poll to stop first.
+func (v *batchView) leaves(msg tea.KeyMsg) bool {
+	if v.retry != nil || v.mode != batchMain || v.res != nil && v.res.search.typing || !key.Matches(msg, v.keys.Back) {
+		return false
+	}
+	return !(v.res != nil && v.res.filtered()) && (v.done || !v.decision.Capped)
 }
 
 func (v *batchView) update(msg tea.Msg) tea.Cmd {
@@ -321,7 +337,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 			v.done, v.stopped = true, true
 			return say("polling stopped: r polls again")
 		}
-		return msgCmd(closeBatchMsg{})
+		return nil
 	case key.Matches(msg, k.Export):
 		return v.startExport()
 	case key.Matches(msg, k.Copy):
@@ -367,9 +383,6 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	return nil
 }
-
-// closeBatchMsg asks the batches view to go back to its home.
-type closeBatchMsg struct{}
 
 func isNavKey(msg tea.KeyMsg, k ListKeys) bool {
 	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
@@ -551,11 +564,15 @@ func (v *batchView) Help() string {
 	return "batch " + textsafe.Line(v.id)
 }
 
-func (v *batchView) typing() bool {
+func (v *batchView) Typing() bool {
 	return v.mode == batchExporting || v.res != nil && v.res.search.typing || v.retry != nil && v.retry.editing
 }
 
-func (v *batchView) busy() string {
+// Dialog reports the retry dialog open: q is its key then; on the batch
+// itself q quits.
+func (v *batchView) Dialog() bool { return v.retry != nil }
+
+func (v *batchView) Busy() string {
 	if v.loading {
 		return "loading " + textsafe.Line(v.id)
 	}

@@ -112,8 +112,8 @@ func (v *batchesView) toggleWatch(id string) tea.Cmd {
 // knownBatch is the latest state known of a batch: the open one's, else
 // its row's.
 func (v *batchesView) knownBatch(id string) *api.Batch {
-	if v.open != nil && v.open.id == id && v.open.meta != nil {
-		return v.open.meta
+	if b := v.opened(); b != nil && b.id == id && b.meta != nil {
+		return b.meta
 	}
 	if r := v.byID[id]; r != nil {
 		return &r.b
@@ -136,17 +136,19 @@ func (v *batchesView) observe(b *api.Batch) tea.Cmd {
 
 // observeOpen observes the batch open over the home (its own polls).
 func (v *batchesView) observeOpen() tea.Cmd {
-	if v.open == nil {
+	b := v.opened()
+	if b == nil {
 		return nil
 	}
-	return v.observe(v.open.meta)
+	return v.observe(b.meta)
 }
 
 // keepPolling reports whether a row's polls go on: it is on screen, or
 // watched (unless the batch is open: its own polls watch it).
 func (v *batchesView) keepPolling(id string) bool {
 	if v.watch.has(id) {
-		return v.open == nil || v.open.id != id
+		b := v.opened()
+		return b == nil || b.id != id
 	}
 	return v.shown() && v.onScreen(id)
 }

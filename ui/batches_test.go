@@ -288,9 +288,9 @@ func TestSubmitFromTheHome(t *testing.T) {
 	}
 	// The good file: checked, then submitted, then watched.
 	// a file with problems brings the focus back to the path
-	u.until("path field", func(m Model) bool { return homeOf(m).submit != nil && homeOf(m).submit.row == submitPath })
+	u.until("path field", func(m Model) bool { return homeOf(m).submitting() != nil && homeOf(m).submitting().row == submitPath })
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
-	u.until("path cleared", func(m Model) bool { return homeOf(m).submit.path.input.Value() == "" })
+	u.until("path cleared", func(m Model) bool { return homeOf(m).submitting().path.input.Value() == "" })
 	u.runes(good)
 	u.key(tea.KeyEnter)
 	u.screen("✓ 5 requests ready")
@@ -339,7 +339,7 @@ func TestDeleteFromTheHome(t *testing.T) {
 	u.runes("d")
 	u.screen("y/N")
 	u.runes("N")
-	u.until("kept", func(m Model) bool { return homeOf(m).confirm == nil })
+	u.until("kept", func(m Model) bool { return !homeOf(m).stack.open() })
 	if n := len(srv.RequestsTo("DELETE", "/api/v1/batches/")); n != 0 {
 		t.Fatal("N must not delete")
 	}

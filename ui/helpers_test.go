@@ -165,7 +165,7 @@ func (u *ui) quit() Model {
 }
 
 func homeOf(m Model) *batchesView { return m.views[viewBatches].(*batchesView) }
-func batchOf(m Model) *batchView  { return homeOf(m).open }
+func batchOf(m Model) *batchView  { return homeOf(m).opened() }
 func playOf(m Model) *playground  { return m.views[viewPlayground].(*playground) }
 func destOf(m Model) *destView    { return m.views[viewDestinations].(*destView) }
 

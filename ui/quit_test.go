@@ -55,15 +55,15 @@ func TestQDoesNotQuitFromTheSubmitFormOnItsNavigation(t *testing.T) {
 	m := stateModel(t, fakeBatches(), Options{}, 120, 40)
 	m = drive(m, keyMsg("s"))
 	home := homeOf(m)
-	if home.submit == nil {
+	if home.submitting() == nil {
 		t.Fatal("s opens the submit form")
 	}
 	m = drive(m, keyMsg("down"))
-	if home.submit.row != submitEndpoint {
-		t.Fatalf("focus on the endpoint row, got %d", home.submit.row)
+	if home.submitting().row != submitEndpoint {
+		t.Fatalf("focus on the endpoint row, got %d", home.submitting().row)
 	}
 	m = drive(m, keyMsg("q"))
-	if m.quitting || home.submit == nil {
+	if m.quitting || home.submitting() == nil {
 		t.Fatal("q quit from the submit form's endpoint row")
 	}
 }
@@ -179,7 +179,7 @@ func TestNewCompareOverUnsavedComparedAnswersAsks(t *testing.T) {
 func TestRefusedSubmitFocusesTheWrongField(t *testing.T) {
 	m := stateModel(t, fakeBatches(), Options{}, 120, 40)
 	m = drive(m, keyMsg("s"))
-	d := homeOf(m).submit
+	d := homeOf(m).submitting()
 	// enter on an empty path: refused at once, the focus stays on it.
 	m = drive(m, keyMsg("enter"))
 	if d.row != submitPath || d.fieldErr[submitPath] == "" {
@@ -268,11 +268,11 @@ func TestReadOnlyRefusesEveryWriteFromTheDashboard(t *testing.T) {
 		m = drive(m, keyMsg("down"))
 	}
 	m = drive(m, keyMsg("d"))
-	if homeOf(m).confirm != nil || !strings.Contains(m.notice, "read-only: deleting a batch is disabled") {
+	if homeOf(m).stack.open() || !strings.Contains(m.notice, "read-only: deleting a batch is disabled") {
 		t.Fatalf("delete in read-only: %q", m.notice)
 	}
 	m = drive(m, keyMsg("s"))
-	if homeOf(m).submit != nil || !strings.Contains(m.notice, "read-only: submitting a batch is disabled") {
+	if homeOf(m).submitting() != nil || !strings.Contains(m.notice, "read-only: submitting a batch is disabled") {
 		t.Fatalf("submit in read-only: %q", m.notice)
 	}
 	// Destinations: create, toggle and delete, each with its reason.

@@ -34,6 +34,10 @@ type (
 	// inlineScreen is drawn on one line of its view (a y/N question)
 	// instead of in its place.
 	inlineScreen interface{ Inline() bool }
+	// pageScreen is a screen that says whether it keeps q (a dialog)
+	// or lets the shell quit on it (a page such as an open batch); a
+	// screen without it is a dialog.
+	pageScreen interface{ Dialog() bool }
 )
 
 // actionKind is what a screen asks of its view.
@@ -90,6 +94,18 @@ func (st *stack) pop() {
 	}
 }
 
+// drop closes s and every screen above it.
+func (st *stack) drop(s screen) {
+	for i := len(st.items) - 1; i >= 0; i-- {
+		if st.items[i] == s {
+			for len(st.items) > i {
+				st.pop()
+			}
+			return
+		}
+	}
+}
+
 // update gives msg to the top screen and closes it when it is done or
 // cancelled; the action goes back to the view.
 func (st *stack) update(msg tea.Msg) (tea.Cmd, action) {
@@ -143,6 +159,18 @@ func (st *stack) unsaved() string {
 		}
 	}
 	return ""
+}
+
+// dialog reports whether the top screen keeps q from the shell.
+func (st *stack) dialog() bool {
+	s := st.top()
+	if s == nil {
+		return false
+	}
+	if p, ok := s.(pageScreen); ok {
+		return p.Dialog()
+	}
+	return true
 }
 
 // busy is what the top screen waits for.

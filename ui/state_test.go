@@ -145,14 +145,14 @@ func TestHomeListFilterSortOpenAndBack(t *testing.T) {
 	// open the second row, come back to it
 	m = drive(m, keyMsg("down"))
 	m = drive(m, keyMsg("enter"))
-	if homeOf(m).open == nil || homeOf(m).open.id != "batch-fail" {
+	if homeOf(m).opened() == nil || homeOf(m).opened().id != "batch-fail" {
 		t.Fatal("enter opens the selected batch")
 	}
 	if v := viewOf(m); !strings.Contains(v, "the batch failed before its requests ran") || !strings.Contains(v, "validation failed") {
 		t.Fatalf("a failed batch says why it has no results:\n%s", v)
 	}
 	m = drive(m, keyMsg("esc"))
-	if homeOf(m).open != nil || homeOf(m).nav.cursor != 1 {
+	if homeOf(m).opened() != nil || homeOf(m).nav.cursor != 1 {
 		t.Fatalf("esc returns to the same row: %d", homeOf(m).nav.cursor)
 	}
 }
@@ -161,7 +161,7 @@ func TestHomeDeleteAsksAndExplains(t *testing.T) {
 	fc := fakeBatches()
 	m := stateModel(t, fc, Options{}, 140, 40)
 	m = drive(m, keyMsg("d")) // the in-flight one
-	if homeOf(m).confirm != nil || !strings.Contains(m.notice, "only a settled batch") {
+	if homeOf(m).stack.open() || !strings.Contains(m.notice, "only a settled batch") {
 		t.Fatalf("in flight: %q", m.notice)
 	}
 	m = drive(m, keyMsg("down"))
@@ -171,7 +171,7 @@ func TestHomeDeleteAsksAndExplains(t *testing.T) {
 			t.Fatalf("no question:\n%s", viewOf(m))
 		}
 		m = drive(m, keyMsg(no))
-		if homeOf(m).confirm != nil || strings.Contains(strings.Join(fc.calls, " "), "DeleteBatch") {
+		if homeOf(m).stack.open() || strings.Contains(strings.Join(fc.calls, " "), "DeleteBatch") {
 			t.Fatalf("%s must cancel", no)
 		}
 	}
@@ -202,7 +202,7 @@ func TestHomeFallsBackToTheRecord(t *testing.T) {
 		m = drive(m, keyMsg(string(r)))
 	}
 	m = drive(m, keyMsg("enter"))
-	if homeOf(m).open == nil || homeOf(m).open.id != "batch-done" {
+	if homeOf(m).opened() == nil || homeOf(m).opened().id != "batch-done" {
 		t.Fatalf("typing an id opens it: %v", fc.calls)
 	}
 }

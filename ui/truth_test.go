@@ -345,7 +345,7 @@ func TestEnterInAFilterIsTheSameEverywhere(t *testing.T) {
 	}
 	m := httpModel(t, c, Options{}, 140, 40)
 	m = typeIn(m, gateway.SeedFlaky502)
-	if homeOf(m).open == nil || homeOf(m).open.id != srv.SeedID(gateway.SeedFlaky502) {
+	if homeOf(m).opened() == nil || homeOf(m).opened().id != srv.SeedID(gateway.SeedFlaky502) {
 		t.Fatal("home: enter on one match does not open it")
 	}
 	m = httpModel(t, c, Options{View: "destinations"}, 140, 40)
