@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
@@ -18,72 +19,88 @@ import (
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-func (v *batchView) onMouse(msg tea.MouseMsg) tea.Cmd {
-	switch {
-	case v.mode == batchDetail:
-		v.detail.nav.wheel(msg)
-	case v.res != nil:
-		v.res.nav.wheel(msg)
-	}
-	return nil
+// resultDetail is one result in full (raw JSON, reasoning, logprobs),
+// a screen over the batch; esc closes it.
+type resultDetail struct {
+	c     *common
+	keys  DetailKeys
+	data  *api.BatchData
+	idx   int
+	opts  detailOpts
+	lines []string
+	nav   listNav
+	w, h  int
 }
 
-func (v *batchView) openDetail(i int) {
-	v.mode = batchDetail
-	v.detail = detailPane{idx: i}
-	v.renderDetail()
+func newResultDetail(c *common, d *api.BatchData, idx int) *resultDetail {
+	return &resultDetail{c: c, keys: DefaultDetailKeys(), data: d, idx: idx}
 }
 
-func (v *batchView) renderDetail() {
-	d := v.shownData()
-	if d == nil || v.detail.idx >= len(d.Rows) {
+func (d *resultDetail) SetSize(w, h int) {
+	d.w, d.h = w, h
+	d.nav.setHeight(max(1, h-2))
+	d.render()
+}
+
+func (d *resultDetail) render() {
+	if d.data == nil || d.idx >= len(d.data.Rows) {
 		return
 	}
-	it, err := d.Item(v.detail.idx)
+	it, err := d.data.Item(d.idx)
 	var text string
 	if err != nil {
-		text = v.c.styles.Error.Render("this result did not decode: " + textsafe.Line(err.Error()))
+		text = d.c.styles.Error.Render("this result did not decode: " + textsafe.Line(err.Error()))
 	} else {
-		text = renderResult(v.c.styles, it, max(20, v.w-1), v.detail.opts)
+		text = renderResult(d.c.styles, it, max(20, d.w-1), d.opts)
 	}
-	v.detail.lines = strings.Split(text, "\n")
-	v.detail.nav.setCount(len(v.detail.lines))
+	d.lines = strings.Split(text, "\n")
+	d.nav.setCount(len(d.lines))
 }
 
-func (v *batchView) onDetailKey(msg tea.KeyMsg) tea.Cmd {
-	k := v.dk
-	d := &v.detail
+func (d *resultDetail) Update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		d.nav.wheel(msg)
+	case tea.KeyMsg:
+		if key.Matches(msg, d.keys.Back) {
+			return nil, cancelled
+		}
+		return d.key(msg), noAction
+	}
+	return nil, noAction
+}
+
+func (d *resultDetail) key(msg tea.KeyMsg) tea.Cmd {
+	k := d.keys
 	switch {
-	case key.Matches(msg, k.Back):
-		v.mode = batchMain
 	case d.nav.key(msg, k.ListKeys):
 	case key.Matches(msg, k.Raw):
 		d.opts.raw = !d.opts.raw
-		v.renderDetail()
+		d.render()
 	case key.Matches(msg, k.Reasoning):
-		if !v.detailHas("reasoning") {
+		if !d.has("reasoning") {
 			return say("this result has no reasoning to show")
 		}
 		d.opts.reasoning = !d.opts.reasoning
-		v.renderDetail()
+		d.render()
 	case key.Matches(msg, k.Logprobs):
-		if !v.detailHas("logprobs") {
+		if !d.has("logprobs") {
 			return say("this result has no logprobs to show")
 		}
 		d.opts.logprobs = !d.opts.logprobs
-		v.renderDetail()
+		d.render()
 	case key.Matches(msg, k.Copy):
-		return v.copySelected()
+		return copyCmd(d.c, string(d.data.ItemBytes(d.idx)), "the result's JSON")
 	default:
 		return unknownKey(msg)
 	}
 	return nil
 }
 
-// detailHas reports whether the open result carries reasoning or
-// logprobs (so that R and L can say why they do nothing).
-func (v *batchView) detailHas(what string) bool {
-	it, err := v.shownData().Item(v.detail.idx)
+// has reports whether the result carries reasoning or logprobs (so that
+// R and L can say why they do nothing).
+func (d *resultDetail) has(what string) bool {
+	it, err := d.data.Item(d.idx)
 	if err != nil || it.Response == nil {
 		return false
 	}
@@ -106,6 +123,57 @@ func (v *batchView) detailHas(what string) bool {
 	return false
 }
 
+func (d *resultDetail) View() string {
+	s := d.c.styles
+	title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(d.data.CustomID(d.idx)))
+	if pos := d.nav.position(); pos != "" {
+		title += s.Muted.Render("  lines " + pos)
+	}
+	a, b := d.nav.visible()
+	return title + "\n" + strings.Join(d.lines[a:b], "\n")
+}
+
+func (d *resultDetail) KeyMap() help.KeyMap { return d.keys }
+func (d *resultDetail) Help() string        { return "a result in full" }
+func (d *resultDetail) Typing() bool        { return false }
+
+// Dialog is false: the detail is a page, q quits from it.
+func (d *resultDetail) Dialog() bool { return false }
+
+// exportPrompt asks where to export, on the line of the results bar; it
+// closes with the path (exportTo) or cancelled.
+type exportPrompt struct {
+	c    *common
+	path pathInput
+}
+
+// exportTo is the prompt's value: where to write the shown results.
+type exportTo string
+
+func (p *exportPrompt) Update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case pathCompletedMsg:
+		p.path.completed(msg)
+	case tea.KeyMsg:
+		cmd, finished, path := p.path.key(msg)
+		switch {
+		case !finished:
+			return cmd, noAction
+		case path == "":
+			return say("export cancelled"), cancelled
+		}
+		return cmd, done(exportTo(path))
+	}
+	return nil, noAction
+}
+
+func (p *exportPrompt) View() string        { return p.path.view(p.c.styles) }
+func (p *exportPrompt) SetSize(w, _ int)    { p.path.setWidth(w) }
+func (p *exportPrompt) KeyMap() help.KeyMap { return p.path.keys }
+func (p *exportPrompt) Help() string        { return "typing where to export" }
+func (p *exportPrompt) Typing() bool        { return true }
+func (p *exportPrompt) Inline() bool        { return true }
+
 // startExport asks where to write the shown results; the name's
 // extension chooses the format (.csv, else JSON Lines).
 func (v *batchView) startExport() tea.Cmd {
@@ -113,14 +181,14 @@ func (v *batchView) startExport() tea.Cmd {
 		return say(v.noResultsWhy())
 	}
 	name := "gwdash-" + safeName(format.Middle(v.id, 64)) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
-	v.export = newPathInput("export to (.jsonl or .csv) › ", filepath.Join(v.c.opts.ExportDir, name))
-	v.mode = batchExporting
-	return v.export.focus()
+	p := &exportPrompt{c: v.c, path: newPathInput("export to (.jsonl or .csv) › ", filepath.Join(v.c.opts.ExportDir, name))}
+	v.subs.push(p)
+	return p.path.focus()
 }
 
-// exportTo writes the shown results: as JSON Lines, each as sent, or
+// export writes the shown results: as JSON Lines, each as sent, or
 // for a .csv name as CSV (the columns of `gwdash batch export`).
-func (v *batchView) exportTo(path string) tea.Cmd {
+func (v *batchView) export(path string) tea.Cmd {
 	d := v.shownData()
 	idx := append([]int32(nil), v.res.view...)
 	return v.c.track(func() tea.Msg {
@@ -161,9 +229,6 @@ func (v *batchView) copySelected() tea.Cmd {
 	i := -1
 	if v.res != nil {
 		i = v.res.selected()
-	}
-	if v.mode == batchDetail {
-		i = v.detail.idx
 	}
 	if i < 0 {
 		return say("no result is selected: nothing to copy")

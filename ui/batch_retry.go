@@ -34,17 +34,18 @@ import (
 // retryPlannedMsg is a plan made off the UI loop (the first one also
 // brings the kept bodies and the catalogue).
 type retryPlannedMsg struct {
-	gen, seq int
-	in       *retry.Input
-	cat      *api.Catalogue
-	plan     *retry.Plan
-	groups   []retry.Group
-	err      error
+	to     *retryDialog // the dialog that asked (a closed one's are dropped)
+	seq    int
+	in     *retry.Input
+	cat    *api.Catalogue
+	plan   *retry.Plan
+	groups []retry.Group
+	err    error
 }
 
 // retrySubmittedMsg is the child's POST answered.
 type retrySubmittedMsg struct {
-	gen    int
+	to     *retryDialog
 	parent string
 	rows   int
 	batch  *api.Batch
@@ -61,8 +62,16 @@ type effectiveMsg struct {
 
 // ---- MODEL ----
 
-// retryDialog is the plan on screen.
+// retryDialog is the plan on screen, a screen over the batch. It plans
+// from the rows it was opened on and, once the server took the child,
+// closes with retried.
 type retryDialog struct {
+	c        *common
+	ctx      context.Context
+	id       string         // the parent batch
+	data     *api.BatchData // the rows it plans from
+	own      string         // the batch's own model
+	w, h     int
 	keys     RetryKeys
 	in       *retry.Input
 	cat      *api.Catalogue
@@ -80,6 +89,13 @@ type retryDialog struct {
 	effective bool
 	// problem is why nothing can be sent with the current choice.
 	problem string
+}
+
+// retried is the dialog's value: the child the server took.
+type retried struct {
+	parent string
+	rows   int
+	batch  *api.Batch
 }
 
 // effectiveView is what E shows instead of the batch's own results.
@@ -162,10 +178,12 @@ func (v *batchView) startRetry() tea.Cmd {
 		return say(v.noResultsWhy())
 	}
 	// In the effective results, the rows whose latest attempt failed.
-	v.retry = &retryDialog{keys: DefaultRetryKeys(), planning: true, seq: 1, model: v.data.Batch.Model, effective: v.effective != nil}
-	d, rec, client, ctx, gen, id := v.shownData(), v.c.opts.Requests, v.c.client, v.ctx, v.gen, v.id
+	r := &retryDialog{c: v.c, ctx: v.ctx, id: v.id, data: v.shownData(), keys: DefaultRetryKeys(), planning: true, seq: 1,
+		model: v.data.Batch.Model, own: v.data.Batch.Model, effective: v.effective != nil}
+	v.subs.push(r)
+	d, rec, client, ctx, id := r.data, v.c.opts.Requests, v.c.client, v.ctx, v.id
 	return func() tea.Msg {
-		msg := retryPlannedMsg{gen: gen, seq: 1}
+		msg := retryPlannedMsg{to: r, seq: 1}
 		msg.in = keptInput(ctx, rec, id)
 		msg.cat, _ = client.Models(ctx, false)
 		msg.plan, msg.groups, msg.err = planRetry(d, msg.in, msg.cat, nil, "")
@@ -211,8 +229,7 @@ func planRetry(d *api.BatchData, in *retry.Input, cat *api.Catalogue, types []st
 }
 
 // replan plans the dialog's choice again, off the UI loop.
-func (v *batchView) replan() tea.Cmd {
-	r := v.retry
+func (r *retryDialog) replan() tea.Cmd {
 	var types []string
 	for _, g := range r.groups {
 		if g.Chosen {
@@ -225,9 +242,9 @@ func (v *batchView) replan() tea.Cmd {
 		return nil
 	}
 	r.planning = true
-	d, in, cat, model, gen, seq := v.retryData(), r.in, r.cat, r.model, v.gen, r.seq
+	d, in, cat, model, seq := r.data, r.in, r.cat, r.model, r.seq
 	return func() tea.Msg {
-		msg := retryPlannedMsg{gen: gen, seq: seq, in: in, cat: cat}
+		msg := retryPlannedMsg{to: r, seq: seq, in: in, cat: cat}
 		msg.plan, msg.groups, msg.err = planRetry(d, in, cat, types, model)
 		return msg
 	}
@@ -247,61 +264,73 @@ func retryWhy(err error, id string) string {
 	return textsafe.Line(present.Plain(err))
 }
 
-func (v *batchView) onRetry(msg tea.Msg) tea.Cmd {
+// Update is the dialog's one entry: its keys, its plans and its POST.
+func (r *retryDialog) Update(msg tea.Msg) (tea.Cmd, action) {
 	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return r.key(msg)
 	case retryPlannedMsg:
-		r := v.retry
-		if msg.gen != v.gen || r == nil || msg.seq != r.seq {
-			return nil
-		}
-		r.planning = false
-		r.in, r.cat, r.groups, r.plan, r.problem = msg.in, msg.cat, msg.groups, msg.plan, ""
-		r.cursor = min(r.cursor, max(0, len(r.groups)-1))
-		var nc *retry.NothingChosenError
-		switch {
-		case msg.err == nil:
-		case errors.As(msg.err, &nc):
-			r.problem = "no failure is of a retryable type: space chooses the types to retry"
-		case r.seq > 1: // a choice that cannot be sent: the dialog stays
-			r.problem = retryWhy(msg.err, v.id)
-		default:
-			v.retry = nil
-			return fail("cannot retry: " + retryWhy(msg.err, v.id))
-		}
-		return nil
+		return r.onPlanned(msg)
 	case retrySubmittedMsg:
-		if msg.gen != v.gen || v.retry == nil {
-			return nil
+		if msg.to != r {
+			return nil, noAction
 		}
-		v.retry.sending = false
+		r.sending = false
 		if msg.err != nil {
-			return fail("the retry was not submitted: " + describeErr(msg.err))
+			return fail("the retry was not submitted: " + describeErr(msg.err)), noAction
 		}
-		v.retry = nil
-		now := v.c.now()
-		rb := record.FromAPI(msg.batch, now)
-		rb.SubmittedAt, rb.RetryOf = &now, msg.parent
-		saved := v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) })
-		v.c.submitted[msg.batch.ID] = now
-		v.c.retryOf[msg.batch.ID] = msg.parent
-		open := v.become(msg.batch)
-		return tea.Batch(saved, open, say("submitted "+textsafe.Line(msg.batch.ID)+": a retry of "+format.Plural(msg.rows, "failed row", "failed rows")+
-			" of "+textsafe.Line(msg.parent)+"; watching it"))
-	case effectiveMsg:
-		if msg.gen != v.gen {
-			return nil
-		}
-		if msg.err != nil {
-			return fail("effective results: " + describeErr(msg.err))
-		}
-		if v.effective == nil {
-			v.effective = &effectiveView{own: v.res}
-		}
-		v.effective.counts = msg.counts
-		v.res = newResults(msg.data)
-		return say("effective results: " + msg.counts.Summary() + " · E shows this batch's own")
+		return nil, done(retried{parent: msg.parent, rows: msg.rows, batch: msg.batch})
 	}
-	return nil
+	return nil, noAction
+}
+
+func (r *retryDialog) onPlanned(msg retryPlannedMsg) (tea.Cmd, action) {
+	if msg.to != r || msg.seq != r.seq {
+		return nil, noAction
+	}
+	r.planning = false
+	r.in, r.cat, r.groups, r.plan, r.problem = msg.in, msg.cat, msg.groups, msg.plan, ""
+	r.cursor = min(r.cursor, max(0, len(r.groups)-1))
+	var nc *retry.NothingChosenError
+	switch {
+	case msg.err == nil:
+	case errors.As(msg.err, &nc):
+		r.problem = "no failure is of a retryable type: space chooses the types to retry"
+	case r.seq > 1: // a choice that cannot be sent: the dialog stays
+		r.problem = retryWhy(msg.err, r.id)
+	default:
+		return fail("cannot retry: " + retryWhy(msg.err, r.id)), cancelled
+	}
+	return nil, noAction
+}
+
+// onRetried remembers the child the dialog submitted and opens it in
+// the parent's place.
+func (v *batchView) onRetried(val retried) tea.Cmd {
+	now := v.c.now()
+	rb := record.FromAPI(val.batch, now)
+	rb.SubmittedAt, rb.RetryOf = &now, val.parent
+	saved := v.c.remember(func(st *record.Store, base string) { st.Remember(base, rb) })
+	v.c.submitted[val.batch.ID] = now
+	v.c.retryOf[val.batch.ID] = val.parent
+	open := v.become(val.batch)
+	return tea.Batch(saved, open, say("submitted "+textsafe.Line(val.batch.ID)+": a retry of "+format.Plural(val.rows, "failed row", "failed rows")+
+		" of "+textsafe.Line(val.parent)+"; watching it"))
+}
+
+func (v *batchView) onEffective(msg effectiveMsg) tea.Cmd {
+	switch {
+	case msg.gen != v.gen:
+		return nil
+	case msg.err != nil:
+		return fail("effective results: " + describeErr(msg.err))
+	}
+	if v.effective == nil {
+		v.effective = &effectiveView{own: v.res}
+	}
+	v.effective.counts = msg.counts
+	v.res = newResults(msg.data)
+	return say("effective results: " + msg.counts.Summary() + " · E shows this batch's own")
 }
 
 // become turns the inspector into another batch's (the child just
@@ -316,13 +345,20 @@ func (v *batchView) become(b *api.Batch) tea.Cmd {
 	return v.start()
 }
 
-// retryKey is a key while the dialog is open.
-func (v *batchView) retryKey(msg tea.KeyMsg) tea.Cmd {
-	r := v.retry
+// key is a key while the dialog is open.
+func (r *retryDialog) key(msg tea.KeyMsg) (tea.Cmd, action) {
 	k := r.keys
 	if r.sending {
-		return nil
+		return nil, noAction
 	}
+	if !r.editing && key.Matches(msg, k.No) {
+		return say("nothing submitted"), cancelled
+	}
+	return r.onKey(msg), noAction
+}
+
+func (r *retryDialog) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := r.keys
 	if r.editing {
 		ik := DefaultInputKeys("use this model")
 		switch {
@@ -338,16 +374,13 @@ func (v *batchView) retryKey(msg tea.KeyMsg) tea.Cmd {
 			r.editing = false
 			r.input.Blur()
 			r.model = m
-			return v.replan()
+			return r.replan()
 		}
 		var cmd tea.Cmd
 		r.input, cmd = r.input.Update(msg)
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.No):
-		v.retry = nil
-		return say("nothing submitted")
 	case key.Matches(msg, k.Up):
 		r.cursor = max(0, r.cursor-1)
 	case key.Matches(msg, k.Down):
@@ -357,10 +390,10 @@ func (v *batchView) retryKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		r.groups[r.cursor].Chosen = !r.groups[r.cursor].Chosen
-		return v.replan()
+		return r.replan()
 	case key.Matches(msg, k.Model):
 		r.input = newInput("model › ", "<provider>/<model>", 200, r.model)
-		r.input.Width = max(10, v.w-12)
+		r.input.Width = max(10, r.w-12)
 		r.editing = true
 		return r.input.Focus()
 	case key.Matches(msg, k.Yes):
@@ -371,10 +404,10 @@ func (v *batchView) retryKey(msg tea.KeyMsg) tea.Cmd {
 			return say("nothing to submit: " + r.problem)
 		}
 		r.sending = true
-		p, client, ctx, gen, parent := r.plan, v.c.client, v.ctx, v.gen, v.id
+		p, client, ctx, parent := r.plan, r.c.client, r.ctx, r.id
 		return func() tea.Msg {
 			b, err := client.SubmitBatch(ctx, p.Endpoint, p.Model, p.Requests)
-			return retrySubmittedMsg{gen: gen, parent: parent, rows: p.Chosen(), batch: b, err: err}
+			return retrySubmittedMsg{to: r, parent: parent, rows: p.Chosen(), batch: b, err: err}
 		}
 	default:
 		return unknownKey(msg)
@@ -437,15 +470,6 @@ func (v *batchView) resultsNote() string {
 	return v.failureSummary()
 }
 
-// retryData is what the open dialog plans from: the effective results
-// it was opened on, or the batch's own.
-func (v *batchView) retryData() *api.BatchData {
-	if v.retry != nil && v.retry.effective && v.res != nil {
-		return v.res.data
-	}
-	return v.data
-}
-
 // shownData is the data of the results shown (the effective ones, or the
 // batch's own).
 func (v *batchView) shownData() *api.BatchData {
@@ -457,17 +481,18 @@ func (v *batchView) shownData() *api.BatchData {
 
 // ---- VIEW ----
 
-func (v *batchView) retryView() string {
-	r := v.retry
-	s := v.c.styles
-	fit := func(line string) string { return ansi.Truncate(line, max(1, v.w), "…") }
-	title := "Retry failed rows of " + textsafe.Line(v.id)
+func (r *retryDialog) SetSize(w, h int) { r.w, r.h = w, h }
+
+func (r *retryDialog) View() string {
+	s := r.c.styles
+	fit := func(line string) string { return ansi.Truncate(line, max(1, r.w), "…") }
+	title := "Retry failed rows of " + textsafe.Line(r.id)
 	if r.effective {
-		title = "Retry the rows that still fail (effective results) of " + textsafe.Line(v.id)
+		title = "Retry the rows that still fail (effective results) of " + textsafe.Line(r.id)
 	}
 	lines := []string{s.Title.Render(fit(title)),
 		s.Muted.Render(fit("the rows chosen go to a new batch, custom_ids unchanged")), ""}
-	room := max(1, v.h-10)
+	room := max(1, r.h-10)
 	nameW, countW := 0, 0
 	for _, g := range r.groups {
 		nameW = min(40, max(nameW, ansi.StringWidth(textsafe.Line(g.Type)))) // a long name is cut by the width
@@ -500,8 +525,8 @@ func (v *batchView) retryView() string {
 		lines = append(lines, r.input.View())
 	} else {
 		which := " (the batch's)"
-		if r.model != v.data.Batch.Model {
-			which = " (not the batch's " + textsafe.Line(v.data.Batch.Model) + ")"
+		if r.model != r.own {
+			which = " (not the batch's " + textsafe.Line(r.own) + ")"
 		}
 		lines = append(lines, fit(s.Label.Render("model     ")+textsafe.Line(r.model)+which))
 	}
@@ -518,13 +543,16 @@ func (v *batchView) retryView() string {
 			lines = append(lines, s.Warning.Render(fit("submit "+format.Plural(p.Chosen(), "row", "rows")+" as a new batch? y/N")))
 		}
 	default:
-		lines = append(lines, "", s.Warning.Render(wrap(r.problem, max(20, v.w))))
+		lines = append(lines, "", s.Warning.Render(wrap(r.problem, max(20, r.w))))
 	}
 	return strings.Join(lines, "\n")
 }
 
+func (r *retryDialog) Help() string { return "retrying failed rows" }
+func (r *retryDialog) Typing() bool { return r.editing }
+
 // KeyMap is the dialog's keys (the model field's while typing it).
-func (r *retryDialog) keyMap() help.KeyMap {
+func (r *retryDialog) KeyMap() help.KeyMap {
 	if r.editing {
 		ik := DefaultInputKeys("use this model")
 		return keyMap{short: ik.ShortHelp(), full: ik.FullHelp()}

@@ -72,7 +72,7 @@ func TestRetryFromTheInspector(t *testing.T) {
 	u.runes("R")
 	u.screen("Retry failed rows of "+parent.ID, "[x] "+first, "bodies from the request log", "estimate", "as a new batch? y/N")
 	u.runes("n")
-	u.until("the dialog closed", func(m Model) bool { return batchOf(m).retry == nil && strings.Contains(m.notice, "nothing submitted") })
+	u.until("the dialog closed", func(m Model) bool { return retryOf(m) == nil && strings.Contains(m.notice, "nothing submitted") })
 	if posts() != before {
 		t.Fatal("N submitted a batch")
 	}
@@ -81,7 +81,7 @@ func TestRetryFromTheInspector(t *testing.T) {
 	u.screen("as a new batch? y/N")
 	u.space() // the first (largest) type is no longer retried
 	u.until("the plan without "+first, func(m Model) bool {
-		r := batchOf(m).retry
+		r := retryOf(m)
 		return r != nil && !r.planning && r.plan != nil && r.plan.Chosen() == len(retryable)
 	})
 	u.screen("[ ] " + first)
@@ -148,7 +148,7 @@ func TestRetryFromTheInspector(t *testing.T) {
 	u.runes("R") // in the effective results: the rows that still fail
 	u.screen("Retry the rows that still fail (effective results) of " + parent.ID)
 	u.until("the plan of the effective rows", func(m Model) bool {
-		r := batchOf(m).retry
+		r := retryOf(m)
 		if r == nil || r.planning {
 			return false
 		}
@@ -159,7 +159,7 @@ func TestRetryFromTheInspector(t *testing.T) {
 		return n == ev.counts.Failed
 	})
 	u.runes("n")
-	u.until("the dialog closed", func(m Model) bool { return batchOf(m).retry == nil })
+	u.until("the dialog closed", func(m Model) bool { return retryOf(m) == nil })
 	u.runes("E")
 	u.screen("Results 1-", "of 300")
 
@@ -176,14 +176,14 @@ func TestRetryRefusals(t *testing.T) {
 	m := stateModel(t, fakeBatches(), Options{ReadOnly: true, BatchID: "batch-done"}, 140, 40)
 	requireLists(t, "read-only ? help", viewOf(drive(m, tea.KeyMsg{Type: tea.KeyF1})), []string{"effective results"}, []string{"retry failed rows"})
 	m = drive(m, keyMsg("R"))
-	if !strings.Contains(m.notice, "read-only: retrying a batch's failed rows is disabled") || batchOf(m).retry != nil {
+	if !strings.Contains(m.notice, "read-only: retrying a batch's failed rows is disabled") || retryOf(m) != nil {
 		t.Fatalf("R read-only: notice %q", m.notice)
 	}
 
 	m = stateModel(t, fakeBatches(), Options{BatchID: "batch-done"}, 140, 40)
 	requireLists(t, "? help", viewOf(drive(m, tea.KeyMsg{Type: tea.KeyF1})), []string{"retry failed rows", "effective results"}, nil)
 	m = drive(m, keyMsg("R"))
-	if !strings.Contains(m.errText, "were not kept on this machine") || !strings.Contains(m.errText, "gwdash batch retry batch-done --input FILE") || batchOf(m).retry != nil {
+	if !strings.Contains(m.errText, "were not kept on this machine") || !strings.Contains(m.errText, "gwdash batch retry batch-done --input FILE") || retryOf(m) != nil {
 		t.Fatalf("R without kept requests: error %q", m.errText)
 	}
 	m = drive(m, keyMsg("E"))
@@ -193,7 +193,7 @@ func TestRetryRefusals(t *testing.T) {
 
 	m = stateModel(t, fakeBatches(), Options{BatchID: "batch-fail"}, 140, 40)
 	m = drive(m, keyMsg("R"))
-	if !strings.Contains(m.errText, "is failed without per-request results") || batchOf(m).retry != nil {
+	if !strings.Contains(m.errText, "is failed without per-request results") || retryOf(m) != nil {
 		t.Fatalf("R on a batch failed as a whole: error %q", m.errText)
 	}
 

@@ -50,21 +50,15 @@ type exportedMsg struct {
 
 // ---- MODEL ----
 
-type batchMode int
-
-const (
-	batchMain batchMode = iota
-	batchDetail
-	batchExporting
-)
-
 // batchView is one batch.
 type batchView struct {
 	c    *common
 	keys BatchKeys
-	dk   DetailKeys
 	w, h int
-	mode batchMode
+	// subs is what is open over the batch: a result in full
+	// (resultDetail), the export path (exportPrompt) or the retry
+	// dialog (retryDialog).
+	subs stack
 
 	id  string
 	gen int
@@ -88,27 +82,15 @@ type batchView struct {
 	payment  *api.APIError
 	fatal    error
 
-	top    string // the panels above the table, laid out after Update
-	detail detailPane
-	export pathInput
-	// retry is the retry dialog (R) while open; effective the effective
-	// results (E) while shown (batch_retry.go).
-	retry     *retryDialog
+	top string // the panels above the table, laid out after Update
+	// effective is the effective results (E) while shown (batch_retry.go).
 	effective *effectiveView
-}
-
-// detailPane is a result shown in full: its lines, scrolled.
-type detailPane struct {
-	idx   int
-	opts  detailOpts
-	lines []string
-	nav   listNav
 }
 
 // newBatchView opens a batch; meta is what is known already (from the
 // list), data a full copy already held (then nothing is downloaded).
 func newBatchView(c *common, id string, meta *api.Batch, data *api.BatchData) *batchView {
-	v := &batchView{c: c, keys: DefaultBatchKeys(), dk: DefaultDetailKeys(), id: id, meta: meta}
+	v := &batchView{c: c, keys: DefaultBatchKeys(), id: id, meta: meta}
 	v.ctx, v.cancel = context.WithCancel(c.ctx)
 	if data != nil && data.Batch.Status.Terminal() {
 		v.setData(data)
@@ -184,7 +166,7 @@ func (v *batchView) Update(msg tea.Msg) (tea.Cmd, action) {
 // leaves reports whether key leaves the batch: esc on the batch itself,
 // with no filter to clear and no capped poll to stop first.
 func (v *batchView) leaves(msg tea.KeyMsg) bool {
-	if v.retry != nil || v.mode != batchMain || v.res != nil && v.res.search.typing || !key.Matches(msg, v.keys.Back) {
+	if v.subs.open() || v.res != nil && v.res.search.typing || !key.Matches(msg, v.keys.Back) {
 		return false
 	}
 	return !(v.res != nil && v.res.filtered()) && (v.done || !v.decision.Capped)
@@ -207,19 +189,40 @@ func (v *batchView) update(msg tea.Msg) tea.Cmd {
 			v.fatal = msg.err
 		}
 		return nil
-	case retryPlannedMsg, retrySubmittedMsg, effectiveMsg:
-		return v.onRetry(msg)
+	case effectiveMsg:
+		return v.onEffective(msg)
 	case exportedMsg:
 		if msg.err != nil {
 			return fail("export failed: " + msg.err.Error())
 		}
 		return say("exported " + format.Plural(msg.n, "result", "results") + " to " + msg.path)
 	case tea.MouseMsg:
-		return v.onMouse(msg)
+		if !v.subs.open() && v.res != nil {
+			v.res.nav.wheel(msg)
+			return nil
+		}
 	case tea.KeyMsg:
-		return v.onKey(msg)
+		if !v.subs.open() {
+			return v.onKey(msg)
+		}
+	}
+	// The rest is the open screen's (a key, a plan, a POST, a path
+	// completed).
+	if v.subs.open() {
+		return v.act(v.subs.update(msg))
 	}
 	return nil
+}
+
+// act is the one place the batch acts on what its screens ask.
+func (v *batchView) act(cmd tea.Cmd, a action) tea.Cmd {
+	switch val := a.value.(type) {
+	case exportTo:
+		return tea.Batch(cmd, v.export(string(val)))
+	case retried:
+		return tea.Batch(cmd, v.onRetried(val))
+	}
+	return cmd
 }
 
 func (v *batchView) onFetched(msg batchFetchedMsg) tea.Cmd {
@@ -298,23 +301,6 @@ func (v *batchView) pollNow() tea.Cmd {
 // back reports whether esc should leave the batch (true), after it
 // cancelled what it could first.
 func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
-	if v.retry != nil {
-		return v.retryKey(msg)
-	}
-	switch v.mode {
-	case batchDetail:
-		return v.onDetailKey(msg)
-	case batchExporting:
-		cmd, done, path := v.export.key(msg)
-		if done {
-			v.mode = batchMain
-			if path != "" {
-				return v.exportTo(path)
-			}
-			return say("export cancelled")
-		}
-		return cmd
-	}
 	if v.res != nil && v.res.search.typing {
 		cmd, done, changed := v.res.search.key(msg)
 		if changed {
@@ -363,7 +349,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if i < 0 {
 			return say("no result is selected: nothing to open")
 		}
-		v.openDetail(i)
+		v.subs.push(newResultDetail(v.c, v.shownData(), i))
 	case key.Matches(msg, k.Filter):
 		return r.search.start()
 	case key.Matches(msg, k.Show):
@@ -409,11 +395,8 @@ func (v *batchView) noResultsWhy() string {
 
 func (v *batchView) SetSize(w, h int) {
 	v.w, v.h = w, h
-	v.export.setWidth(w)
 	v.layout()
-	if v.mode == batchDetail {
-		v.renderDetail()
-	}
+	v.subs.SetSize(w, h)
 }
 
 func (v *batchView) compact() bool { return v.w < compactW || v.h < compactH }
@@ -422,7 +405,6 @@ func (v *batchView) compact() bool { return v.w < compactW || v.h < compactH }
 // that are left. It runs after every Update and on resize, so that View
 // changes nothing.
 func (v *batchView) layout() {
-	v.detail.nav.setHeight(max(1, v.h-2))
 	if v.meta == nil || v.fatal != nil {
 		v.top = ""
 		return
@@ -435,21 +417,11 @@ func (v *batchView) layout() {
 
 func (v *batchView) View() string {
 	s := v.c.styles
-	switch v.mode {
-	case batchDetail:
-		d := v.detail
-		title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(v.shownData().CustomID(d.idx)))
-		if pos := d.nav.position(); pos != "" {
-			title += s.Muted.Render("  lines " + pos)
-		}
-		a, b := d.nav.visible()
-		return title + "\n" + strings.Join(d.lines[a:b], "\n")
+	if full, ok := v.subs.full(); ok {
+		return full
 	}
 	if v.fatal != nil {
 		return v.viewFatal()
-	}
-	if v.retry != nil {
-		return v.retryView()
 	}
 	if v.meta == nil {
 		if v.pollErr != nil {
@@ -459,9 +431,10 @@ func (v *batchView) View() string {
 	}
 	var out []string
 	out = append(out, v.top)
+	line, asking := v.subs.inline()
 	switch {
-	case v.mode == batchExporting:
-		out = append(out, v.export.view(s))
+	case asking:
+		out = append(out, line)
 	case v.res != nil:
 		out = append(out, v.resultsBar())
 	}
@@ -532,12 +505,8 @@ func (v *batchView) viewFatal() string {
 // KeyMap is the focused component's keys.
 func (v *batchView) KeyMap() help.KeyMap {
 	switch {
-	case v.retry != nil:
-		return v.retry.keyMap()
-	case v.mode == batchDetail:
-		return v.dk
-	case v.mode == batchExporting:
-		return v.export.keys
+	case v.subs.open():
+		return v.subs.top().KeyMap()
 	case v.res != nil && v.res.search.typing:
 		return v.res.search.keys
 	case v.res == nil:
@@ -552,12 +521,8 @@ func (v *batchView) KeyMap() help.KeyMap {
 // Help says what the user is doing.
 func (v *batchView) Help() string {
 	switch {
-	case v.retry != nil:
-		return "retrying failed rows"
-	case v.mode == batchDetail:
-		return "a result in full"
-	case v.mode == batchExporting:
-		return "typing where to export"
+	case v.subs.open():
+		return v.subs.top().Help()
 	case v.res != nil && v.res.search.typing:
 		return "searching custom_id"
 	}
@@ -565,12 +530,15 @@ func (v *batchView) Help() string {
 }
 
 func (v *batchView) Typing() bool {
-	return v.mode == batchExporting || v.res != nil && v.res.search.typing || v.retry != nil && v.retry.editing
+	if v.subs.open() {
+		return v.subs.top().Typing()
+	}
+	return v.res != nil && v.res.search.typing
 }
 
-// Dialog reports the retry dialog open: q is its key then; on the batch
-// itself q quits.
-func (v *batchView) Dialog() bool { return v.retry != nil }
+// Dialog reports a dialog over the batch (the retry): q is its key
+// then; on the batch itself and on a result in full q quits.
+func (v *batchView) Dialog() bool { return v.subs.dialog() }
 
 func (v *batchView) Busy() string {
 	if v.loading {

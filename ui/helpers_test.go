@@ -399,3 +399,15 @@ func driveCmd(m Model, cmd tea.Cmd) Model {
 	}
 	return m
 }
+
+// retryOf is the retry dialog open over the batch, or nil.
+func retryOf(m Model) *retryDialog {
+	r, _ := find[*retryDialog](&batchOf(m).subs)
+	return r
+}
+
+// detailOf is the result open in full over the batch, or nil.
+func detailOf(m Model) *resultDetail {
+	d, _ := find[*resultDetail](&batchOf(m).subs)
+	return d
+}

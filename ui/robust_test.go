@@ -44,9 +44,9 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		if ho.CleanStatus {
 			clean("its results", func(m Model) bool { b := batchOf(m); return b != nil && b.res != nil })
 			u.key(tea.KeyEnter)
-			clean("a result", func(m Model) bool { return batchOf(m).mode == batchDetail })
+			clean("a result", func(m Model) bool { return detailOf(m) != nil })
 			u.runes("J")
-			clean("its raw JSON", func(m Model) bool { return batchOf(m).detail.opts.raw })
+			clean("its raw JSON", func(m Model) bool { return detailOf(m) != nil && detailOf(m).opts.raw })
 			u.key(tea.KeyEsc)
 		}
 		u.key(tea.KeyEsc)
