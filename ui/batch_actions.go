@@ -140,40 +140,6 @@ func (d *resultDetail) Typing() bool        { return false }
 // Dialog is false: the detail is a page, q quits from it.
 func (d *resultDetail) Dialog() bool { return false }
 
-// exportPrompt asks where to export, on the line of the results bar; it
-// closes with the path (exportTo) or cancelled.
-type exportPrompt struct {
-	c    *common
-	path pathInput
-}
-
-// exportTo is the prompt's value: where to write the shown results.
-type exportTo string
-
-func (p *exportPrompt) Update(msg tea.Msg) (tea.Cmd, action) {
-	switch msg := msg.(type) {
-	case pathCompletedMsg:
-		p.path.completed(msg)
-	case tea.KeyMsg:
-		cmd, finished, path := p.path.key(msg)
-		switch {
-		case !finished:
-			return cmd, noAction
-		case path == "":
-			return say("export cancelled"), cancelled
-		}
-		return cmd, done(exportTo(path))
-	}
-	return nil, noAction
-}
-
-func (p *exportPrompt) View() string        { return p.path.view(p.c.styles) }
-func (p *exportPrompt) SetSize(w, _ int)    { p.path.setWidth(w) }
-func (p *exportPrompt) KeyMap() help.KeyMap { return p.path.keys }
-func (p *exportPrompt) Help() string        { return "typing where to export" }
-func (p *exportPrompt) Typing() bool        { return true }
-func (p *exportPrompt) Inline() bool        { return true }
-
 // startExport asks where to write the shown results; the name's
 // extension chooses the format (.csv, else JSON Lines).
 func (v *batchView) startExport() tea.Cmd {
@@ -181,9 +147,9 @@ func (v *batchView) startExport() tea.Cmd {
 		return say(v.noResultsWhy())
 	}
 	name := "gwdash-" + safeName(format.Middle(v.id, 64)) + "-" + showNames[v.res.show] + "-" + v.c.now().Format("20060102-150405") + ".jsonl"
-	p := &exportPrompt{c: v.c, path: newPathInput("export to (.jsonl or .csv) › ", filepath.Join(v.c.opts.ExportDir, name))}
+	p := newPathPrompt(v.c, "export to (.jsonl or .csv) › ", filepath.Join(v.c.opts.ExportDir, name), "typing where to export", "export cancelled")
 	v.subs.push(p)
-	return p.path.focus()
+	return p.focus()
 }
 
 // export writes the shown results: as JSON Lines, each as sent, or

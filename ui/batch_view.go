@@ -56,7 +56,7 @@ type batchView struct {
 	keys BatchKeys
 	w, h int
 	// subs is what is open over the batch: a result in full
-	// (resultDetail), the export path (exportPrompt) or the retry
+	// (resultDetail), the export path (pathPrompt) or the retry
 	// dialog (retryDialog).
 	subs stack
 
@@ -217,7 +217,7 @@ func (v *batchView) update(msg tea.Msg) tea.Cmd {
 // act is the one place the batch acts on what its screens ask.
 func (v *batchView) act(cmd tea.Cmd, a action) tea.Cmd {
 	switch val := a.value.(type) {
-	case exportTo:
+	case pathChosen:
 		return tea.Batch(cmd, v.export(string(val)))
 	case retried:
 		return tea.Batch(cmd, v.onRetried(val))

@@ -51,14 +51,14 @@ func TestGenerationRecordShowsAttemptsAndRegion(t *testing.T) {
 // A catalogue cut at its bound says so in the model picker.
 func TestPickerSaysTheCatalogueWasCut(t *testing.T) {
 	cat := &api.Catalogue{Data: []api.Model{{ID: "a/one"}, {ID: "b/two"}}, Truncated: true}
-	p := newModelPicker(cat, nil, "a/one", false)
+	p := newModelPicker(nil, cat, nil, "a/one", false)
 	p.setSize(120, 20)
 	v := p.view(NewStyles(DefaultTheme(), plainRenderer()), 120, 20)
 	if !strings.Contains(v, "the server lists more: only the first 2 were read") {
 		t.Fatalf("no note:\n%s", v)
 	}
 	cat.Truncated = false
-	if v := newModelPicker(cat, nil, "a/one", false).view(NewStyles(DefaultTheme(), plainRenderer()), 120, 20); strings.Contains(v, "lists more") {
+	if v := newModelPicker(nil, cat, nil, "a/one", false).view(NewStyles(DefaultTheme(), plainRenderer()), 120, 20); strings.Contains(v, "lists more") {
 		t.Fatalf("a whole catalogue noted as cut:\n%s", v)
 	}
 }

@@ -122,9 +122,9 @@ var goldenScreens = []goldenScreen{
 		m := goldenModel(t, dark, Options{View: "playground"}, w, h)
 		p := playOf(m)
 		p.openProviders("meta-llama/llama-3.1-70b-instruct")
-		p.providers.got(endpointsMsg{gen: p.provGen, data: goldenEndpoints()})
-		p.providers.marked = []string{"Together", "Fireworks"}
-		p.providers.arrange()
+		panelOf(p).got(endpointsMsg{gen: p.provGen, data: goldenEndpoints()})
+		panelOf(p).marked = []string{"Together", "Fireworks"}
+		panelOf(p).arrange()
 		return settle(m)
 	}},
 	{"settings", func(t *testing.T, dark bool, w, h int) Model {

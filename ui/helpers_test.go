@@ -411,3 +411,12 @@ func detailOf(m Model) *resultDetail {
 	d, _ := find[*resultDetail](&batchOf(m).subs)
 	return d
 }
+
+// inSettings reports the settings screen open in the playground.
+func inSettings(p *playground) bool { _, ok := find[*settingsScreen](&p.stack); return ok }
+
+// asking reports a y/N question on top of the playground.
+func asking(p *playground) bool { _, ok := p.stack.top().(*question); return ok }
+
+// panelOf is the providers panel open in the playground, or nil.
+func panelOf(p *playground) *providersPanel { pp, _ := find[*providersPanel](&p.stack); return pp }

@@ -125,7 +125,7 @@ func TestACompareIsOneGroupInTheLog(t *testing.T) {
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini", Requests: rec}, 160, 48)
 	u.runes("c")
 	u.until("two marked", func(m Model) bool {
-		p := playOf(m).picker
+		p := playOf(m).picker()
 		if p == nil || p.cat == nil {
 			return false
 		}

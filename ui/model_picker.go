@@ -31,6 +31,8 @@ const (
 )
 
 type modelPicker struct {
+	c       *common
+	w, h    int
 	filter  textinput.Model
 	keys    PickerKeys
 	cat     *api.Catalogue
@@ -43,8 +45,8 @@ type modelPicker struct {
 	err     error
 }
 
-func newModelPicker(cat *api.Catalogue, catErr error, current string, compare bool) *modelPicker {
-	p := &modelPicker{filter: newInput("› ", "type to filter models (or a model id)", 200, ""), keys: DefaultPickerKeys(), cat: cat, err: catErr,
+func newModelPicker(c *common, cat *api.Catalogue, catErr error, current string, compare bool) *modelPicker {
+	p := &modelPicker{c: c, filter: newInput("› ", "type to filter models (or a model id)", 200, ""), keys: DefaultPickerKeys(), cat: cat, err: catErr,
 		compare: compare, current: current,
 		tbl: newTable(
 			column{name: pickModel, title: "MODEL", keep: 9, min: 16},

@@ -252,7 +252,7 @@ func TestDepthSettingsAreCheckedBeforeSending(t *testing.T) {
 	srv, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 160, 50)
 	u.runes("s")
-	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	u.setField(setFormat, api.FormatJSONSchema)
 	u.setField(setSchema, schemaFile(t, `{"type":"object","properties":{"age":{"type":"integr"}}}`))
 	u.setField(setTools, filepath.Join(t.TempDir(), "missing.json"))
@@ -270,7 +270,7 @@ func TestDepthSettingsAreCheckedBeforeSending(t *testing.T) {
 	u.key(tea.KeyEsc)
 	u.screen("discard the changed settings?")
 	u.runes("n")
-	u.until("still in the settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("still in the settings", func(m Model) bool { return inSettings(playOf(m)) })
 	if n := len(srv.RequestsTo("POST", "/api/v1/responses")); n != 0 {
 		t.Fatalf("%d requests sent with invalid settings", n)
 	}
@@ -286,7 +286,7 @@ func TestDepthSettingsReachTheGateway(t *testing.T) {
 	tools := filepath.Join(dir, "tools.json")
 	os.WriteFile(tools, []byte(`[{"name":"get_weather","description":"Weather of a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}]`), 0o600)
 	u.runes("s")
-	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	u.setField(setFormat, api.FormatJSONSchema)
 	u.setField(setSchema, schemaFile(t, `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`))
 	u.setField("text.format.strict", "on")
@@ -365,7 +365,7 @@ func TestProvidersPanelSetsTheOrder(t *testing.T) {
 	// sorted by input price: s steps from provider to input price
 	u.runes("s")
 	u.until("sorted by price", func(m Model) bool {
-		pp := playOf(m).providers
+		pp := panelOf(playOf(m))
 		if pp == nil || len(pp.rows) < 2 || pp.sortBy != 1 {
 			return false
 		}
@@ -380,7 +380,7 @@ func TestProvidersPanelSetsTheOrder(t *testing.T) {
 	// mark the second row then the first: the order is as marked
 	var want []string
 	u.until("rows", func(m Model) bool {
-		pp := playOf(m).providers
+		pp := panelOf(playOf(m))
 		want = []string{pp.data.Endpoints[pp.rows[1]].ProviderName, pp.data.Endpoints[pp.rows[0]].ProviderName}
 		return true
 	})
@@ -393,7 +393,7 @@ func TestProvidersPanelSetsTheOrder(t *testing.T) {
 	u.screen("provider order " + want[0] + " → " + want[1])
 	u.until("order set", func(m Model) bool {
 		p := playOf(m)
-		return p.providers == nil && p.settings.Value(setOrder) == want[0]+", "+want[1]
+		return panelOf(p) == nil && p.settings.Value(setOrder) == want[0]+", "+want[1]
 	})
 	// and it is sent
 	u.typePrompt("hello")
@@ -413,15 +413,15 @@ func TestProvidersPanelFromThePicker(t *testing.T) {
 	_, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 160, 40)
 	u.runes("m")
-	u.until("picker", func(m Model) bool { p := playOf(m); return p.picker != nil && p.cat != nil })
+	u.until("picker", func(m Model) bool { p := playOf(m); return p.picker() != nil && p.cat != nil })
 	u.runes("llama-3.1-70b")
-	u.until("filtered", func(m Model) bool { return playOf(m).picker.selectedID() == llama })
+	u.until("filtered", func(m Model) bool { return playOf(m).picker().selectedID() == llama })
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
 	u.screen("Providers of "+llama, "Fireworks")
 	u.key(tea.KeyEnter) // the provider under the cursor goes first
 	u.until("model and order", func(m Model) bool {
 		p := playOf(m)
-		return p.model == llama && p.picker == nil && p.mode == playNav && p.settings.Value(setOrder) != ""
+		return p.model == llama && p.picker() == nil && p.mode == playNav && p.settings.Value(setOrder) != ""
 	})
 	u.quit()
 }
@@ -436,7 +436,7 @@ func TestRaceAcrossProviders(t *testing.T) {
 	u.screen("Providers of "+llama, "Fireworks")
 	var want []string
 	u.until("rows", func(m Model) bool {
-		pp := playOf(m).providers
+		pp := panelOf(playOf(m))
 		for _, i := range pp.rows {
 			if name := pp.data.Endpoints[i].ProviderName; name != gateway.DownProvider && len(want) < 2 {
 				want = append(want, name)
@@ -446,7 +446,7 @@ func TestRaceAcrossProviders(t *testing.T) {
 	})
 	for _, name := range want {
 		u.until("cursor on "+name, func(m Model) bool {
-			pp := playOf(m).providers
+			pp := panelOf(playOf(m))
 			for k, i := range pp.rows {
 				if pp.data.Endpoints[i].ProviderName == name {
 					pp.nav.cursor = k
@@ -516,7 +516,7 @@ func TestUsageCardSaysTheProviderAndTheFallback(t *testing.T) {
 	_, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "playground", Model: llama}, 200, 50)
 	u.runes("s")
-	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	u.setField(setOrder, gateway.DownProvider+", Together")
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("settings kept")
@@ -531,7 +531,7 @@ func TestUsageCardSaysTheProviderAndTheFallback(t *testing.T) {
 // nothing marked puts the provider under the cursor first, c needs 2 to
 // 4 marks.
 func TestProvidersPanelKeys(t *testing.T) {
-	pp := newProvidersPanel(llama, nil, 2)
+	pp := newProvidersPanel(nil, llama, nil, 2)
 	pp.setSize(120, 30)
 	pp.got(endpointsMsg{gen: 1, data: goldenEndpoints()})
 	if pp.data != nil || !pp.loading {

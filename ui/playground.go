@@ -29,9 +29,6 @@ type playMode int
 const (
 	playNav playMode = iota
 	playTyping
-	playPicker
-	playSettings
-	playSaving
 )
 
 // liveStream is a stream being read; cancel ends its request alone (a
@@ -54,21 +51,18 @@ type playground struct {
 	cat      *api.Catalogue
 	catErr   error
 	catAsked bool
-	picker   *modelPicker
-	// providers is the providers panel when open (over the picker or
-	// the transcript); provGen tags its reads.
-	providers *providersPanel
-	provGen   int
-	settings  *requestSettings
-	save      pathInput
+	// provGen tags the providers panel's reads.
+	provGen  int
+	settings *requestSettings
 
 	turns  []*turn
 	scroll int // lines from the end; 0 follows the end
 	gen    int
 	cancel context.CancelFunc
 	live   map[int]*liveStream // by pane (0 outside compare)
-	// stack holds the screens opened over the playground (the tool form,
-	// from the settings).
+	// stack holds the screens opened over the playground: the model
+	// picker, the providers panel, the settings, the tool form, the save
+	// path and the y/N questions (play_screens.go).
 	stack stack
 
 	cmp *compareState
@@ -79,10 +73,8 @@ type playground struct {
 	rendering bool
 	resized   bool // SetSize changed the layout: renders are due
 	insist    bool // enter again sends despite unsupported settings
-	// confirm asks before work kept nowhere is dropped (its tag says
-	// what yes does); savedTurns is how many turns the last save held,
-	// savedCmp the first compared answer of the last comparison saved.
-	confirm    *confirmPrompt
+	// savedTurns is how many turns the last save held, savedCmp the
+	// first compared answer of the last comparison saved.
 	savedTurns int
 	savedCmp   *turn
 	// depth is the structured outputs and function tools chosen, and the
@@ -194,20 +186,10 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case catalogueMsg:
 		p.cat, p.catErr = msg.cat, msg.err
-		if p.picker != nil {
-			cur := p.picker
-			p.picker = newModelPicker(p.cat, p.catErr, p.model, cur.compare)
-			p.picker.marked = cur.marked
-			p.picker.filter.SetValue(cur.filter.Value())
-			p.picker.apply()
-			p.picker.setSize(p.w, p.h)
-		}
+		p.reloadPicker()
 		return nil
 	case endpointsMsg:
-		if p.providers != nil {
-			p.providers.got(msg)
-		}
-		return nil
+		return p.act(p.stack.update(msg)) // the providers panel's
 	case settingFileMsg:
 		if p.settings.gotFile(msg) {
 			p.checkSettings()
@@ -254,11 +236,13 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 			a.path.completed(msg)
 			return nil
 		}
-		p.save.completed(msg)
-		return nil
+		return p.act(p.stack.update(msg)) // the save path's
 	case answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
 		return p.onDepthMsg(msg)
 	case tea.MouseMsg:
+		if p.stack.open() {
+			return p.act(p.stack.update(msg))
+		}
 		return p.onMouse(msg)
 	case tea.KeyMsg:
 		return p.onKey(msg)
@@ -268,24 +252,18 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 
 func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.keys
-	if p.stack.open() {
-		return p.act(p.stack.update(msg))
-	}
-	// esc stops what is running, wherever the focus is.
-	if p.running() && key.Matches(msg, k.Stop) && p.mode != playPicker && p.mode != playSaving && p.providers == nil {
+	// esc stops what is running, wherever the focus is (but in a screen
+	// that keeps its esc: the picker, the providers, a path, the tool form).
+	if p.running() && key.Matches(msg, k.Stop) && p.escStops() {
 		return p.stopAll()
 	}
-	if p.confirm != nil {
-		return p.confirmKey(msg)
-	}
-	if p.providers != nil {
-		return p.providersKey(msg)
+	if p.stack.open() {
+		return p.act(p.stack.update(msg))
 	}
 	if p.answering() {
 		return p.answerKey(msg)
 	}
-	switch p.mode {
-	case playTyping:
+	if p.mode == playTyping {
 		switch {
 		case key.Matches(msg, k.Leave):
 			p.setMode(playNav)
@@ -299,41 +277,6 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		var cmd tea.Cmd
 		p.prompt, cmd = p.prompt.Update(msg)
 		p.insist = false
-		return cmd
-	case playPicker:
-		return p.onPickerKey(msg)
-	case playSettings:
-		switch {
-		case key.Matches(msg, k.AddTool):
-			p.stack.push(newToolForm(p.c, p.settings.Tools))
-			return nil
-		case key.Matches(msg, p.settings.keys.Save):
-			return p.keepSettings()
-		case key.Matches(msg, p.settings.keys.Back):
-			if p.settings.edited() {
-				return p.ask(askSettings, "discard the changed settings?")
-			}
-			p.setMode(playNav)
-			return nil
-		}
-		cmd, changed, used := p.settings.key(msg)
-		if changed {
-			p.checkSettings()
-			cmd = tea.Batch(cmd, p.settings.readFiles(false))
-		}
-		if !used {
-			return unknownKey(msg)
-		}
-		return cmd
-	case playSaving:
-		cmd, done, path := p.save.key(msg)
-		if done {
-			p.setMode(playNav)
-			if path != "" {
-				return p.saveTo(path)
-			}
-			return say("nothing saved")
-		}
 		return cmd
 	}
 	// Reading the transcript (or the compare panes).
@@ -363,9 +306,9 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Providers):
 		return p.openProviders(p.shownModel())
 	case key.Matches(msg, k.Settings):
-		p.setMode(playSettings)
 		p.settings.base = p.settings.snapshot() // esc asks before dropping changes from here
 		p.checkSettings()
+		p.openSettings()
 		return p.settings.readFiles(true) // files may have changed on disk
 	case key.Matches(msg, k.NewChat):
 		if p.running() {
@@ -413,60 +356,56 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// escStops reports whether esc stops the running answers now: over the
+// transcript, the prompt, the settings, a question or a tool's answer it
+// does; the picker, the providers panel, a path and the tool form keep
+// their esc.
+func (p *playground) escStops() bool {
+	switch p.stack.top().(type) {
+	case nil, *settingsScreen, *question:
+		return true
+	}
+	return false
+}
+
 func (p *playground) setMode(m playMode) {
 	p.mode = m
 	p.prompt.Blur()
 	p.prompt.Prompt = promptGlyph(m == playTyping)
-	p.settings.focus()
-	if m != playSettings {
-		for _, f := range p.settings.fields {
-			f.input.Blur()
-		}
-	}
 }
 
+// picker is the model picker while open, or nil.
+func (p *playground) picker() *modelPicker { pk, _ := find[*modelPicker](&p.stack); return pk }
+
 func (p *playground) openPicker(compare bool) tea.Cmd {
-	p.picker = newModelPicker(p.cat, p.catErr, p.model, compare)
+	pk := newModelPicker(p.c, p.cat, p.catErr, p.model, compare)
 	if compare && p.cmp != nil && p.cmp.providers == nil {
-		p.picker.marked = append([]string(nil), p.cmp.models...)
+		pk.marked = append([]string(nil), p.cmp.models...)
 	}
-	p.picker.setSize(p.w, p.transcriptHeight()+1)
-	p.setMode(playPicker)
+	p.setMode(playNav)
+	p.stack.push(pk)
 	var cmd tea.Cmd
 	if p.cat == nil && !api.IsNotOffered(p.catErr) {
 		p.catAsked = true
 		cmd = catalogueCmd(p.c.client, p.c.ctx, false)
 	}
-	return tea.Batch(cmd, p.picker.filter.Focus())
+	return tea.Batch(cmd, pk.filter.Focus())
 }
 
-func (p *playground) onPickerKey(msg tea.KeyMsg) tea.Cmd {
-	if key.Matches(msg, p.picker.keys.Refresh) {
-		return catalogueCmd(p.c.client, p.c.ctx, true)
+// reloadPicker shows a catalogue read again in the open picker, its
+// filter and marks kept.
+func (p *playground) reloadPicker() {
+	pk := p.picker()
+	if pk == nil {
+		return
 	}
-	if key.Matches(msg, p.picker.keys.Providers) {
-		return p.openProviders(p.picker.highlighted())
-	}
-	cmd, res, chosen := p.picker.key(msg)
-	switch res {
-	case pickerCancelled:
-		p.setMode(playNav)
-		p.picker = nil
-		return say("model unchanged: " + textsafe.Line(p.model))
-	case pickerChosen:
-		p.model = chosen
-		p.cmp = nil
-		p.picker = nil
-		p.setMode(playNav)
-		p.checkSettings()
-		return say("model " + textsafe.Line(chosen) + " · i types a prompt")
-	case pickerCompared:
-		p.startCompare(p.picker.marked)
-		p.picker = nil
-		p.setMode(playNav)
-		return say("i types one prompt for all of them; ctrl+x leaves compare")
-	}
-	return cmd
+	fresh := newModelPicker(p.c, p.cat, p.catErr, p.model, pk.compare)
+	fresh.marked = pk.marked
+	fresh.filter.SetValue(pk.filter.Value())
+	fresh.apply()
+	w, h := pk.w, pk.h
+	*pk = *fresh
+	pk.SetSize(w, h)
 }
 
 // selectedModel is the catalogue's entry of the model, or nil.
@@ -483,19 +422,18 @@ func (p *playground) checkSettings() {
 func (p *playground) KeyMap() help.KeyMap {
 	k := p.keys
 	if s := p.stack.top(); s != nil {
+		if st, ok := s.(*settingsScreen); ok && p.running() {
+			// esc stops the answer first (onKey)
+			fk := st.form.keys
+			fk.Back = k.Stop
+			return keyMap{short: append(fk.ShortHelp(), k.AddTool), full: append(fk.FullHelp(), []key.Binding{k.AddTool})}
+		}
 		return s.KeyMap()
-	}
-	if p.confirm != nil {
-		return p.confirm.KeyMap()
-	}
-	if p.providers != nil {
-		return p.providers.keys
 	}
 	if p.answering() {
 		return p.answerKeyMap()
 	}
-	switch p.mode {
-	case playTyping:
+	if p.mode == playTyping {
 		// esc stops a running answer first, and leaves typing only
 		// when nothing runs (onKey).
 		esc := k.Leave
@@ -503,16 +441,6 @@ func (p *playground) KeyMap() help.KeyMap {
 			esc = k.Stop
 		}
 		return keyMap{short: []key.Binding{k.Send, k.Newline, esc}, full: [][]key.Binding{{k.Send, k.Newline, esc}}}
-	case playPicker:
-		return p.picker.keys
-	case playSettings:
-		fk := p.settings.keys
-		if p.running() { // esc stops the answer first (onKey)
-			fk.Back = k.Stop
-		}
-		return keyMap{short: append(fk.ShortHelp(), k.AddTool), full: append(fk.FullHelp(), []key.Binding{k.AddTool})}
-	case playSaving:
-		return p.save.keys
 	}
 	short := []key.Binding{k.Edit, k.Model, k.Compare, k.Settings}
 	switch {
@@ -533,24 +461,11 @@ func (p *playground) Help() string {
 	if s := p.stack.top(); s != nil {
 		return s.Help()
 	}
-	if p.confirm != nil {
-		return "answering y/N"
-	}
-	if p.providers != nil {
-		return "choosing providers"
-	}
 	if p.answering() {
 		return p.answerHelp()
 	}
-	switch p.mode {
-	case playTyping:
+	if p.mode == playTyping {
 		return "typing the prompt"
-	case playPicker:
-		return "picking a model"
-	case playSettings:
-		return "settings"
-	case playSaving:
-		return "typing where to save"
 	}
 	if p.cmp != nil {
 		return p.cmp.doing()
@@ -558,10 +473,10 @@ func (p *playground) Help() string {
 	return "reading the transcript"
 }
 
-// Dialog reports a field, a picker, the settings, saving or a y/N open:
-// q is then the playground's key, never the shell's quit.
+// Dialog reports a field, a screen or a tool's answer open: q is then
+// the playground's key, never the shell's quit.
 func (p *playground) Dialog() bool {
-	return p.mode != playNav || p.confirm != nil || p.providers != nil || p.answering() || p.stack.open()
+	return p.mode != playNav || p.answering() || p.stack.open()
 }
 
 // Unsaved says what quitting would lose (see unsavedAnswers).
@@ -570,8 +485,10 @@ func (p *playground) Unsaved() string {
 	if s := p.unsavedAnswers(); s != "" {
 		parts = append(parts, s)
 	}
-	if p.mode == playSettings && p.settings.edited() {
-		parts = append(parts, "changed settings not kept (ctrl+s keeps them)")
+	if st, ok := find[*settingsScreen](&p.stack); ok {
+		if s := st.Unsaved(); s != "" {
+			parts = append(parts, s)
+		}
 	}
 	if strings.TrimSpace(p.prompt.Value()) != "" {
 		parts = append(parts, "a prompt not sent")
@@ -579,8 +496,10 @@ func (p *playground) Unsaved() string {
 	if s := p.depth.unsaved(); s != "" {
 		parts = append(parts, s)
 	}
-	if s := p.stack.unsaved(); s != "" {
-		parts = append(parts, s)
+	if tf, ok := find[*toolForm](&p.stack); ok {
+		if s := tf.Unsaved(); s != "" {
+			parts = append(parts, s)
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -589,19 +508,10 @@ func (p *playground) Typing() bool {
 	if s := p.stack.top(); s != nil {
 		return s.Typing()
 	}
-	if p.providers != nil {
-		return false // the panel takes no text
-	}
 	if p.answering() {
 		return p.depth.answer.confirm == nil
 	}
-	switch p.mode {
-	case playTyping, playPicker, playSaving:
-		return true
-	case playSettings:
-		return p.settings.typing()
-	}
-	return false
+	return p.mode == playTyping
 }
 
 func (p *playground) Busy() string {
@@ -627,24 +537,19 @@ const (
 
 // ask opens a y/N question; the tag says what yes does.
 func (p *playground) ask(tag, question string) tea.Cmd {
-	p.confirm = newConfirm(question, tag)
+	p.stack.push(newQuestion(p.c, newConfirm(question, tag), "answering y/N"))
 	return nil
 }
 
-func (p *playground) confirmKey(msg tea.KeyMsg) tea.Cmd {
-	_, done, yes := p.confirm.key(msg)
-	if !done {
-		return nil
-	}
-	tag := p.confirm.tag
-	p.confirm = nil
-	if !yes {
-		if tag == askSettings {
+// onQuestion does what a yes to a question asks.
+func (p *playground) onQuestion(a answer) tea.Cmd {
+	if !a.yes {
+		if a.tag == askSettings {
 			return say("still editing the settings: ctrl+s keeps them")
 		}
 		return say("nothing dropped: w saves the answers")
 	}
-	switch tag {
+	switch a.tag {
 	case askNewChat:
 		p.newChat()
 		return say("new conversation")
@@ -661,10 +566,25 @@ func (p *playground) confirmKey(msg tea.KeyMsg) tea.Cmd {
 	case askSettings:
 		p.settings.reset()
 		p.checkSettings()
-		p.setMode(playNav)
+		p.closeSettings()
 		return say("settings unchanged")
 	}
 	return nil
+}
+
+// openSettings opens the settings screen (once).
+func (p *playground) openSettings() {
+	if _, ok := find[*settingsScreen](&p.stack); !ok {
+		p.stack.push(newSettingsScreen(p.c, p.settings, p.keys.AddTool))
+	}
+}
+
+// closeSettings closes the settings screen (and what is open over it).
+func (p *playground) closeSettings() {
+	if st, ok := find[*settingsScreen](&p.stack); ok {
+		st.blur()
+		p.stack.drop(st)
+	}
 }
 
 // unsavedAnswers says which answers are kept nowhere: not saved with w
@@ -701,15 +621,41 @@ func (p *playground) keepSettings() tea.Cmd {
 		return fail("settings not kept: " + p.settings.errorSummary())
 	}
 	p.settings.base = p.settings.snapshot()
-	p.setMode(playNav)
+	p.closeSettings()
 	return sayFixed("settings kept")
 }
 
-// act is where the playground does what its screens ask.
+// act is the one place the playground does what its screens ask.
 func (p *playground) act(cmd tea.Cmd, a action) tea.Cmd {
-	if v, ok := a.value.(toolsDefined); ok {
+	switch v := a.value.(type) {
+	case answer:
+		return tea.Batch(cmd, p.onQuestion(v))
+	case pathChosen: // the save path
+		return tea.Batch(cmd, p.saveTo(string(v)))
+	case modelChosen:
+		p.model = string(v)
+		p.cmp = nil
+		p.checkSettings()
+		return tea.Batch(cmd, say("model "+textsafe.Line(string(v))+" · i types a prompt"))
+	case modelsCompared:
+		p.startCompare([]string(v))
+		return tea.Batch(cmd, say("i types one prompt for all of them; ctrl+x leaves compare"))
+	case providersOf:
+		return tea.Batch(cmd, p.openProviders(string(v)))
+	case providersChosen:
+		return tea.Batch(cmd, p.providersChosen(v))
+	case toolAsked:
+		p.stack.push(newToolForm(p.c, p.settings.Tools))
+	case toolsDefined:
 		p.settings.field(setTools).input.SetValue(string(v))
 		p.checkSettings()
+	case settingsEdited:
+		p.checkSettings()
+		return tea.Batch(cmd, p.settings.readFiles(false))
+	case settingsKeep:
+		return tea.Batch(cmd, p.keepSettings())
+	case settingsDiscard:
+		return tea.Batch(cmd, p.ask(askSettings, "discard the changed settings?"))
 	}
 	return cmd
 }

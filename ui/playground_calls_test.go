@@ -46,7 +46,7 @@ type depthSet struct {
 func (u *ui) setDepth(d depthSet) {
 	u.t.Helper()
 	u.runes("s")
-	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	format := cmp.Or(d.format, api.FormatText)
 	u.setField(setFormat, format)
 	schema, tools := "", ""
@@ -79,7 +79,7 @@ func (u *ui) setDepth(d depthSet) {
 		return len(errs) == 0 && (tools != "") == (len(p.settings.Tools) > 0) && (schema != "") == isSchema
 	})
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
-	u.until("settings kept", func(m Model) bool { return playOf(m).mode != playSettings })
+	u.until("settings kept", func(m Model) bool { return !inSettings(playOf(m)) })
 }
 
 // setText sets a text setting; "" clears it.

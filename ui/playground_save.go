@@ -65,10 +65,9 @@ func (p *playground) startSave() tea.Cmd {
 		return say("nothing to save yet")
 	}
 	name := "gwdash-" + what + "-" + p.c.now().Format("20060102-150405") + ".json"
-	p.save = newPathInput("save to › ", filepath.Join(p.c.opts.ExportDir, name))
-	p.save.setWidth(p.w)
-	p.setMode(playSaving)
-	return p.save.focus()
+	sp := newPathPrompt(p.c, "save to › ", filepath.Join(p.c.opts.ExportDir, name), "typing where to save", "nothing saved")
+	p.stack.push(sp)
+	return sp.focus()
 }
 
 // saveTo writes the file (mode 0600) in a command.

@@ -150,7 +150,8 @@ func (p *playground) refuse(errs []*api.ValidationError) tea.Cmd {
 			return fail("not sent: " + e.Error() + " (m picks a model)")
 		}
 	}
-	p.setMode(playSettings)
+	p.setMode(playNav)
+	p.openSettings()
 	return fail("not sent: " + p.settings.errorSummary())
 }
 

@@ -93,7 +93,7 @@ func TestPlaygroundNonStreamingShowsNoRate(t *testing.T) {
 	_, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 120, 40)
 	u.runes("s")
-	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	u.until("streaming field", func(m Model) bool {
 		f := playOf(m).settings
 		for i, fl := range f.fields {
@@ -150,7 +150,7 @@ func TestPlaygroundInvalidSettingsAreNotSent(t *testing.T) {
 	srv, c := startGW(t, gateway.Options{})
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 120, 50)
 	u.runes("s")
-	u.until("settings", func(m Model) bool { return playOf(m).mode == playSettings })
+	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	// two bad values: temperature and max tool calls
 	u.until("fields set", func(m Model) bool {
 		f := playOf(m).settings
@@ -197,7 +197,7 @@ func TestPlaygroundConversationHistoryAndSave(t *testing.T) {
 	u.runes("n")
 	u.screen("start a new chat? 2 answers are not saved")
 	u.runes("N")
-	u.until("kept", func(m Model) bool { return len(playOf(m).turns) == 2 && playOf(m).confirm == nil })
+	u.until("kept", func(m Model) bool { return len(playOf(m).turns) == 2 && !asking(playOf(m)) })
 	u.runes("w")
 	u.screen("save to")
 	u.key(tea.KeyEnter)
@@ -258,7 +258,7 @@ func TestModelPickerChoosesFromTheCatalogue(t *testing.T) {
 	u.screen("anthropic/claude-sonnet-4", "IN $/M", "CONTEXT")
 	u.runes("claude-sonnet-4")
 	u.until("filtered", func(m Model) bool {
-		p := playOf(m).picker
+		p := playOf(m).picker()
 		return p != nil && p.selectedID() == "anthropic/claude-sonnet-4"
 	})
 	u.key(tea.KeyEnter)
@@ -295,7 +295,7 @@ func TestCompareThreeModels(t *testing.T) {
 	u.runes("c")
 	u.screen("Compare models")
 	u.until("three marked", func(m Model) bool {
-		p := playOf(m).picker
+		p := playOf(m).picker()
 		if p == nil || p.cat == nil {
 			return false
 		}

@@ -31,12 +31,6 @@ func (p *playground) onMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case p.providers != nil:
-		p.providers.nav.move(-d)
-	case p.mode == playPicker && p.picker != nil:
-		p.picker.nav.move(-d)
-	case p.mode == playSettings:
-		p.settings.move(-d / 3)
 	case p.cmp != nil:
 		if pane := p.cmp.paneAt(msg.X, msg.Y); pane != nil {
 			pane.scroll += d
@@ -68,7 +62,7 @@ func (p *playground) requestRenders() tea.Cmd {
 	now := p.c.now()
 	if p.cmp != nil {
 		p.cmp.visit(p, now, need)
-	} else if p.mode == playNav || p.mode == playTyping {
+	} else if !p.stack.covers() {
 		p.visitTranscript(now, need)
 	}
 	if target == nil {
@@ -93,21 +87,14 @@ func (p *playground) SetSize(w, h int) {
 	p.w, p.h, p.resized = w, h, true
 	p.prompt.SetWidth(max(10, w-2))
 	p.prompt.SetHeight(p.promptHeight())
-	p.save.setWidth(w)
 	p.depth.setSize(w, p.promptHeight())
 	for _, t := range p.turns {
 		t.resize(p.contentWidth())
 	}
-	if p.picker != nil {
-		p.picker.setSize(w, p.transcriptHeight()+1)
-	}
-	if p.providers != nil {
-		p.providers.setSize(w, p.transcriptHeight()+1)
-	}
 	if p.cmp != nil {
 		p.cmp.layout(p)
 	}
-	p.stack.SetSize(w, p.transcriptHeight())
+	p.stack.SetSize(w, p.transcriptHeight()+1)
 	p.clampScroll()
 }
 
@@ -134,15 +121,10 @@ func (p *playground) View() string {
 	s := p.c.styles
 	th := p.transcriptHeight()
 	var top string
+	full, covered := p.stack.full()
 	switch {
-	case p.providers != nil:
-		top = p.providers.view(s, p.w, th+1)
-	case p.mode == playPicker && p.picker != nil:
-		top = p.picker.view(s, p.w, th+1)
-	case p.stack.open():
-		top, _ = p.stack.full()
-	case p.mode == playSettings:
-		top = s.Title.Render("Settings") + s.Muted.Render("  each value is checked as you type · ctrl+s keeps them · esc asks before dropping changes") + "\n" + p.settings.view(s, p.w, th)
+	case covered:
+		top = full
 	case p.cmp != nil:
 		top = p.cmp.view(p, s)
 	default:
@@ -150,8 +132,8 @@ func (p *playground) View() string {
 	}
 	top = fitBlock(top, p.w, th+1)
 	parts := []string{top}
-	if p.mode == playSaving {
-		parts = append(parts, p.save.view(s))
+	if line, asking := p.stack.inline(); asking { // a question, the save path
+		parts = append(parts, ansi.Truncate(line, p.w, "…"))
 	} else {
 		parts = append(parts, p.footer())
 	}
@@ -244,9 +226,6 @@ func (p *playground) footer() string {
 		return s.Busy.Render(format.Plural(len(p.live), "answer", "answers")+" streaming") + s.Muted.Render(" · esc stops them all")
 	}
 	// The keys are in the help bar; this line says only what it cannot.
-	if p.confirm != nil {
-		return ansi.Truncate(p.confirm.view(s), p.w, "…")
-	}
 	if p.answering() {
 		return p.answerLine()
 	}

@@ -101,6 +101,7 @@ func status(e *api.Endpoint) int {
 
 // providersPanel is the panel of one model.
 type providersPanel struct {
+	c       *common
 	model   string
 	keys    ProvidersKeys
 	gen     int
@@ -118,7 +119,7 @@ type providersPanel struct {
 	w, h   int
 }
 
-func newProvidersPanel(model string, marked []string, gen int) *providersPanel {
+func newProvidersPanel(c *common, model string, marked []string, gen int) *providersPanel {
 	cols := []column{{name: provOrder, title: provOrder, keep: 10, min: 1, max: 2, right: true}}
 	for _, title := range present.EndpointHeader {
 		// the provider and what it charges are kept longest; context and
@@ -140,7 +141,7 @@ func newProvidersPanel(model string, marked []string, gen int) *providersPanel {
 		}
 		cols = append(cols, c)
 	}
-	return &providersPanel{model: model, keys: DefaultProvidersKeys(), gen: gen, loading: true,
+	return &providersPanel{c: c, model: model, keys: DefaultProvidersKeys(), gen: gen, loading: true,
 		marked: append([]string(nil), marked...), tbl: newTable(cols...)}
 }
 
@@ -340,47 +341,35 @@ func (p *playground) openProviders(model string) tea.Cmd {
 		return say("no model to list the providers of: pick or type one first")
 	}
 	p.provGen++
-	p.providers = newProvidersPanel(model, api.SplitList(p.settings.Value(setOrder)), p.provGen)
-	p.providers.setSize(p.w, p.transcriptHeight()+1)
+	p.stack.push(newProvidersPanel(p.c, model, api.SplitList(p.settings.Value(setOrder)), p.provGen))
 	return endpointsCmd(p.c.client, p.c.ctx, model, p.provGen)
 }
 
-// providersKey hands a key to the panel and acts on what it decided: the
-// one place the panel's actions change the playground.
-func (p *playground) providersKey(msg tea.KeyMsg) tea.Cmd {
-	pp := p.providers
-	cmd, res := pp.key(msg, p.c.client, p.c.ctx)
-	switch res {
-	case providersClosed:
-		p.providers = nil
-		return say("providers unchanged")
-	case providersOrdered:
-		p.providers = nil
-		p.settings.set(setOrder, strings.Join(pp.marked, ", "))
-		p.useModel(pp.model)
-		p.checkSettings()
-		if fl := p.settings.field(setOrder); fl != nil && fl.err != "" {
-			return fail("provider order: " + fl.err + " (s opens the settings)")
-		}
-		return say("provider order " + textsafe.Line(strings.Join(pp.marked, " → ")) + " for " + textsafe.Line(pp.model) + " · s shows the settings")
-	case providersRaced:
-		p.providers = nil
+// providersChosen acts on the panel's marks: the provider order, or a
+// race of the providers.
+func (p *playground) providersChosen(pc providersChosen) tea.Cmd {
+	if pc.race {
 		if p.running() {
 			return say("answers are still streaming: esc stops them first")
 		}
-		p.useModel(pp.model)
-		p.startRace(pp.model, pp.marked)
+		p.useModel(pc.model)
+		p.startRace(pc.model, pc.marked)
 		return say("i types one prompt for every provider; ctrl+x leaves the race")
 	}
-	return cmd
+	p.settings.set(setOrder, strings.Join(pc.marked, ", "))
+	p.useModel(pc.model)
+	p.checkSettings()
+	if fl := p.settings.field(setOrder); fl != nil && fl.err != "" {
+		return fail("provider order: " + fl.err + " (s opens the settings)")
+	}
+	return say("provider order " + textsafe.Line(strings.Join(pc.marked, " → ")) + " for " + textsafe.Line(pc.model) + " · s shows the settings")
 }
 
 // useModel makes model the playground's (closing the picker the panel
 // was opened from).
 func (p *playground) useModel(model string) {
-	if p.mode == playPicker {
-		p.picker = nil
-		p.setMode(playNav)
+	if pk := p.picker(); pk != nil {
+		p.stack.drop(pk)
 	}
 	if model != p.model {
 		p.model = model

@@ -105,7 +105,7 @@ func TestQuitWithAnUnsavedAnswerAsksAndYQuits(t *testing.T) {
 	}
 	// A new conversation asks first, too.
 	m = drive(m, keyMsg("n"))
-	if playOf(m).confirm == nil || !strings.Contains(viewOf(m), "start a new chat? 1 answer is not saved") {
+	if !asking(playOf(m)) || !strings.Contains(viewOf(m), "start a new chat? 1 answer is not saved") {
 		t.Fatalf("n with an answer kept nowhere must ask:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("n"))
@@ -157,18 +157,18 @@ func TestNewCompareOverUnsavedComparedAnswersAsks(t *testing.T) {
 	first := p.cmp.panes[0].turn
 	// A new compare asks; N keeps the answers.
 	m = drive(m, keyMsg("c"))
-	if p.confirm == nil || !strings.Contains(viewOf(m), "start a new compare?") {
+	if !asking(p) || !strings.Contains(viewOf(m), "start a new compare?") {
 		t.Fatalf("c over unsaved compared answers must ask:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("n"))
-	if p.mode == playPicker || p.cmp.panes[0].turn != first {
+	if p.picker() != nil || p.cmp.panes[0].turn != first {
 		t.Fatal("n keeps the compared answers")
 	}
 	// A new prompt over them asks too.
 	m = drive(m, keyMsg("i"))
 	m = drive(m, keyMsg("k"))
 	m = drive(m, keyMsg("enter"))
-	if p.confirm == nil || p.cmp.panes[0].turn != first {
+	if !asking(p) || p.cmp.panes[0].turn != first {
 		t.Fatal("a new prompt over unsaved compared answers must ask first")
 	}
 	if drive(m, keyMsg("y")); p.cmp.panes[0].turn == first {
@@ -214,20 +214,20 @@ func TestPlaygroundSettingsKeepOnlyValidAndEscAsks(t *testing.T) {
 	m := stateModel(t, fakeBatches(), Options{View: "playground"}, 140, 60)
 	p := playOf(m)
 	m = drive(m, keyMsg("s"))
-	if p.mode != playSettings {
+	if !inSettings(p) {
 		t.Fatal("s opens the settings")
 	}
 	// q on a choice field (not a text field) does not quit.
 	for p.settings.current().kind != fieldChoice {
 		m = drive(m, keyMsg("tab"))
 	}
-	if m = drive(m, keyMsg("q")); m.quitting || p.mode != playSettings {
+	if m = drive(m, keyMsg("q")); m.quitting || !inSettings(p) {
 		t.Fatal("q quit from the settings on a choice field")
 	}
 	p.settings.field(setMaxOut).input.SetValue("zero")
 	p.settings.field(setTemperature).input.SetValue("5")
 	m = drive(m, keyMsg("ctrl+s"))
-	if p.mode != playSettings {
+	if !inSettings(p) {
 		t.Fatal("ctrl+s kept invalid settings")
 	}
 	if p.settings.field(setTemperature).err == "" || p.settings.field(setMaxOut).err == "" {
@@ -238,7 +238,7 @@ func TestPlaygroundSettingsKeepOnlyValidAndEscAsks(t *testing.T) {
 	}
 	// esc with changes asks; y puts them back.
 	m = drive(m, keyMsg("esc"))
-	if p.confirm == nil || !strings.Contains(viewOf(m), "discard the changed settings?") {
+	if !asking(p) || !strings.Contains(viewOf(m), "discard the changed settings?") {
 		t.Fatalf("esc with changes must ask:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("y"))
@@ -254,7 +254,7 @@ func TestPlaygroundSettingsKeepOnlyValidAndEscAsks(t *testing.T) {
 	}
 	m = drive(m, keyMsg("s"))
 	m = drive(m, keyMsg("esc"))
-	if p.confirm != nil || p.mode != playNav {
+	if asking(p) || p.mode != playNav {
 		t.Fatal("esc without changes closes at once")
 	}
 }

@@ -82,10 +82,10 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 			return t != nil && t.out.State == api.EndFailed && !playOf(m).running()
 		})
 		u.runes("m")
-		clean("the model picker", func(m Model) bool { p := playOf(m).picker; return p != nil && p.cat != nil })
+		clean("the model picker", func(m Model) bool { p := playOf(m).picker(); return p != nil && p.cat != nil })
 		u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
 		clean("the providers panel", func(m Model) bool {
-			pp := playOf(m).providers
+			pp := panelOf(playOf(m))
 			return pp != nil && !pp.loading
 		})
 		u.key(tea.KeyEsc)

@@ -128,12 +128,26 @@ func (st *stack) SetSize(w, h int) {
 	}
 }
 
-// full is the top screen's drawing when it takes the view's place.
+// full is the drawing of the screen that takes the view's place: the
+// topmost one not drawn on a line (a question over a form leaves the
+// form on screen).
 func (st *stack) full() (string, bool) {
-	if s := st.top(); s != nil && !isInline(s) {
-		return s.View(), true
+	for i := len(st.items) - 1; i >= 0; i-- {
+		if !isInline(st.items[i]) {
+			return st.items[i].View(), true
+		}
 	}
 	return "", false
+}
+
+// covers reports whether a screen takes the view's place.
+func (st *stack) covers() bool {
+	for _, s := range st.items {
+		if !isInline(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // inline is the top screen's line when it is drawn inside the view.

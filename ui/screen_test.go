@@ -45,8 +45,16 @@ func TestStackTopGetsKeysAndActionsClose(t *testing.T) {
 	if l, ok := st.inline(); !ok || l != "fake" {
 		t.Fatal("an inline screen is drawn on its view's line")
 	}
-	if _, ok := st.full(); ok {
+	if _, ok := st.full(); !ok || !st.covers() {
+		t.Fatal("a screen under an inline one keeps the view's place (a question over a form leaves the form drawn)")
+	}
+	var alone stack
+	alone.push(&fakeScreen{inline: true})
+	if _, ok := alone.full(); ok || alone.covers() {
 		t.Fatal("an inline screen does not take the view's place")
+	}
+	if !alone.dialog() || st.dialog() != true {
+		t.Fatal("a screen that does not say is a dialog: q is its key")
 	}
 	if st.unsaved() != "edits to x not saved" {
 		t.Fatal("work under the top screen is still asked for before quitting")
@@ -150,7 +158,7 @@ func TestSettingsHelpWhileAnAnswerStreams(t *testing.T) {
 		}
 		return strings.Join(out, " · ")
 	}
-	if p.mode != playSettings || !strings.Contains(words(), "esc close") {
+	if !inSettings(p) || !strings.Contains(words(), "esc close") {
 		t.Fatalf("settings, nothing running: %q", words())
 	}
 	tn := newTurn("hi", "m/x", 80, fixedNow)
@@ -198,7 +206,7 @@ func TestToolFormAddsATool(t *testing.T) {
 	}
 	m = drive(m, keyMsg("n"))
 	m = drive(m, keyMsg("ctrl+s"))
-	if p.stack.open() || p.mode != playSettings {
+	if _, back := p.stack.top().(*settingsScreen); !back {
 		t.Fatal("ctrl+s adds the tool and goes back to the settings")
 	}
 	if n := len(p.settings.Tools); n != 2 || p.settings.Tools[1].Name != "get_time" {
@@ -208,7 +216,7 @@ func TestToolFormAddsATool(t *testing.T) {
 	m = drive(m, keyMsg("x"))
 	m = drive(m, keyMsg("esc"))
 	m = drive(m, keyMsg("y"))
-	if p.stack.open() || len(p.settings.Tools) != 2 || !strings.Contains(m.notice, "no tool added") {
+	if _, back := p.stack.top().(*settingsScreen); !back || len(p.settings.Tools) != 2 || !strings.Contains(m.notice, "no tool added") {
 		t.Fatalf("yes drops the typed tool: %q", m.notice)
 	}
 }

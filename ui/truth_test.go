@@ -631,7 +631,7 @@ func TestNarrowPickerKeepsPrices(t *testing.T) {
 		{ID: "meta-llama/llama-3.1-405b-instruct-with-a-long-suffix", ContextLength: &big, Pricing: map[string]string{"prompt": "0.00000015", "completion": "0.0000006"}, SupportedParameters: []string{"max_tokens", "temperature", "top_p"}},
 		{ID: "openai/gpt-4o-mini", ContextLength: &small, Pricing: map[string]string{"prompt": "0.0000008", "completion": "0.0000032"}},
 	}}
-	p := newModelPicker(cat, nil, "openai/gpt-4o-mini", false)
+	p := newModelPicker(nil, cat, nil, "openai/gpt-4o-mini", false)
 	p.setSize(80, 20)
 	v := p.view(NewStyles(DefaultTheme(), plainRenderer()), 80, 20)
 	for _, want := range []string{"$0.1500", "$0.6000", "1,047,576", "$0.8000", "$3.20"} {
