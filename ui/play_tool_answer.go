@@ -31,10 +31,10 @@ import (
 	"github.com/gwdash/gwdash/internal/textsafe"
 )
 
-// playDepth is the input answering the model's function calls.
+// playDepth is the keys of answering the model's function calls (the
+// input itself is a toolAnswer on the playground's stack).
 type playDepth struct {
-	keys   ToolAnswerKeys
-	answer *toolAnswer // open while a call is answered
+	keys ToolAnswerKeys
 }
 
 // toolResultsFile is the file of canned results the settings name (""
@@ -127,15 +127,7 @@ func (p *playground) onDepthMsg(msg tea.Msg) tea.Cmd {
 	case toolResultsMsg:
 		return p.onResults(msg)
 	case toolFileMsg:
-		a := p.depth.answer
-		if a == nil || a.t != msg.t || a.idx != msg.idx {
-			return nil
-		}
-		a.reading = false
-		if msg.err != nil {
-			return fail("the result was not read: " + textsafe.Line(present.Plain(msg.err)))
-		}
-		return p.answered(a, api.ToolResultText(msg.data), "file "+msg.path)
+		return p.act(p.stack.update(msg)) // the answer input's
 	}
 	return nil
 }
@@ -208,26 +200,43 @@ func (p *playground) continueCalls(t *turn, auto bool) tea.Cmd {
 	}
 	t.calls.continued = true
 	t.calls.rev++
-	p.depth.answer = nil
+	p.closeAnswer()
 	return p.start(req, nt, stream)
 }
 
 // ---- the answer input ----
 
 // toolAnswer is the input answering one call at a time: typed text, or
-// a file picked (path completes with tab).
+// a file picked (path completes with tab). It is a screen on the
+// playground's stack drawn in the prompt's place: its line above the
+// model line, its input where the prompt was (the prompt keeps what was
+// typed there). Its own stack holds the file's path and the question
+// before typed text is dropped. It closes with callsAnswered once the
+// last call has its result.
 type toolAnswer struct {
+	c       *common
 	t       *turn
 	idx     int
 	text    textarea.Model
-	path    *pathInput
-	confirm *confirmPrompt // esc asks before dropping typed text
+	sub     stack
 	keys    ToolAnswerKeys
 	reading bool // the picked file is being read
+	w, rows int  // the width, and the prompt's height it takes
 }
 
-// answering reports the answer input open.
-func (p *playground) answering() bool { return p.depth.answer != nil }
+// callsAnswered is the input's value: every call of t has its result.
+type callsAnswered struct{ t *turn }
+
+// answerInput is the answer input while open, or nil.
+func (p *playground) answerInput() *toolAnswer { a, _ := find[*toolAnswer](&p.stack); return a }
+
+// closeAnswer closes the answer input (a new prompt, a new chat, the
+// results sent).
+func (p *playground) closeAnswer() {
+	if a := p.answerInput(); a != nil {
+		p.stack.drop(a)
+	}
+}
 
 // openAnswer opens the input for the first call without a result.
 func (p *playground) openAnswer() tea.Cmd {
@@ -246,10 +255,10 @@ func (p *playground) openAnswer() tea.Cmd {
 	ta.Prompt = promptGlyph(true)
 	ta.CharLimit = api.MaxToolOutputBytes
 	ta.KeyMap.InsertNewline = p.depth.keys.Newline
-	a := &toolAnswer{t: t, idx: t.calls.unanswered(), text: ta, keys: p.depth.keys}
-	p.depth.answer = a
+	a := &toolAnswer{c: p.c, t: t, idx: t.calls.unanswered(), text: ta, keys: p.depth.keys}
 	a.placeholder()
-	p.depth.setSize(p.w, p.promptHeight())
+	p.stack.push(a)
+	a.fit(p.w, p.promptHeight())
 	return a.text.Focus()
 }
 
@@ -257,108 +266,116 @@ func (a *toolAnswer) placeholder() {
 	a.text.Placeholder = "the result of " + textsafe.Line(a.t.calls.list()[a.idx].Name) + ": JSON or text"
 }
 
-// setSize fits the input to the prompt's place.
-func (d *playDepth) setSize(w, h int) {
-	if a := d.answer; a != nil {
-		a.text.SetWidth(max(10, w-2))
-		a.text.SetHeight(h)
-		if a.path != nil {
-			a.path.setWidth(w)
-		}
-	}
+// SetSize takes the view's width; the height is the prompt's (fit).
+func (a *toolAnswer) SetSize(w, _ int) { a.fit(w, a.rows) }
+
+// fit sizes the input to the prompt's place.
+func (a *toolAnswer) fit(w, rows int) {
+	a.w, a.rows = w, rows
+	a.text.SetWidth(max(10, w-2))
+	a.text.SetHeight(rows)
+	a.sub.SetSize(w, rows)
 }
 
-// answerKey handles a key while the input is open.
-func (p *playground) answerKey(msg tea.KeyMsg) tea.Cmd {
-	a := p.depth.answer
-	if a.confirm != nil {
-		_, done, yes := a.confirm.key(msg)
-		if !done {
-			return nil
+func (a *toolAnswer) Update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case toolFileMsg:
+		if a.t != msg.t || a.idx != msg.idx {
+			return nil, noAction
 		}
-		a.confirm = nil
-		if !yes {
-			return say("still answering: enter sends the result")
+		a.reading = false
+		if msg.err != nil {
+			return fail("the result was not read: " + textsafe.Line(present.Plain(msg.err))), noAction
 		}
-		p.depth.answer = nil
-		return say("the typed result is dropped · a answers the call again")
+		return a.answered(api.ToolResultText(msg.data), "file "+msg.path)
+	case pathCompletedMsg:
+		return a.fromSub(a.sub.update(msg))
+	case tea.KeyMsg:
+		if a.sub.open() {
+			return a.fromSub(a.sub.update(msg))
+		}
+		return a.key(msg)
 	}
-	if a.path != nil {
-		cmd, done, path := a.path.key(msg)
-		if !done {
-			return cmd
-		}
-		a.path = nil
-		if path == "" {
-			return tea.Batch(a.text.Focus(), say("no file picked: the typed result is kept"))
-		}
+	return nil, noAction
+}
+
+// fromSub acts on the path picked or the question answered.
+func (a *toolAnswer) fromSub(cmd tea.Cmd, act action) (tea.Cmd, action) {
+	switch v := act.value.(type) {
+	case pathChosen:
 		a.reading = true
-		return readToolFileCmd(a.t, a.idx, path)
+		return tea.Batch(cmd, readToolFileCmd(a.t, a.idx, string(v))), noAction
+	case answer:
+		if !v.yes {
+			return tea.Batch(cmd, say("still answering: enter sends the result")), noAction
+		}
+		return tea.Batch(cmd, say("the typed result is dropped · a answers the call again")), cancelled
 	}
+	if act.kind == actCancel { // no file picked
+		return tea.Batch(cmd, a.text.Focus()), noAction
+	}
+	return cmd, noAction
+}
+
+func (a *toolAnswer) key(msg tea.KeyMsg) (tea.Cmd, action) {
 	k := a.keys
 	switch {
 	case a.reading:
-		return say("reading the result file…")
+		return say("reading the result file…"), noAction
 	case key.Matches(msg, k.Cancel):
 		if strings.TrimSpace(a.text.Value()) != "" {
-			a.confirm = newConfirm("drop the typed result?", "drop result")
-			return nil
+			a.sub.push(newQuestion(a.c, newConfirm("drop the typed result?", "drop result"), "answering y/N"))
+			return nil, noAction
 		}
-		p.depth.answer = nil
-		return say("the call waits for its result · a answers it")
+		return say("the call waits for its result · a answers it"), cancelled
 	case key.Matches(msg, k.File):
-		pi := newPathInput("result file › ", "")
-		pi.setWidth(p.w)
-		a.path = &pi
-		return pi.focus()
+		pp := newPathPrompt(a.c, "result file › ", "", "picking a result file", "no file picked: the typed result is kept")
+		a.sub.push(pp)
+		return pp.focus(), noAction
 	case key.Matches(msg, k.Send):
 		v := a.text.Value()
 		if strings.TrimSpace(v) == "" {
-			return say("type the result first, or ctrl+o reads it from a file")
+			return say("type the result first, or ctrl+o reads it from a file"), noAction
 		}
-		return p.answered(a, api.ToolResultText([]byte(v)), "typed")
+		return a.answered(api.ToolResultText([]byte(v)), "typed")
 	}
 	var cmd tea.Cmd
 	a.text, cmd = a.text.Update(msg)
-	return cmd
+	return cmd, noAction
 }
 
 // answered keeps a call's result and moves to the next call; after the
-// last, the results are sent.
-func (p *playground) answered(a *toolAnswer, output, from string) tea.Cmd {
+// last, the input closes and the playground sends the results.
+func (a *toolAnswer) answered(output, from string) (tea.Cmd, action) {
 	if len(output) > api.MaxToolOutputBytes {
-		return fail(fmt.Sprintf("the result is %s; at most %s is sent", api.SizeText(int64(len(output))), api.SizeText(api.MaxToolOutputBytes)))
+		return fail(fmt.Sprintf("the result is %s; at most %s is sent", api.SizeText(int64(len(output))), api.SizeText(api.MaxToolOutputBytes))), noAction
 	}
 	a.t.calls.answer(a.idx, output, from)
 	next := a.t.calls.unanswered()
 	if next < 0 {
-		p.depth.answer = nil
-		return p.continueCalls(a.t, false)
+		return nil, done(callsAnswered{t: a.t})
 	}
 	a.idx = next
 	a.text.Reset()
 	a.placeholder()
-	return say(fmt.Sprintf("result kept · now call %d of %d", next+1, len(a.t.calls.items)))
+	return say(fmt.Sprintf("result kept · now call %d of %d", next+1, len(a.t.calls.items))), noAction
 }
 
-// promptView is the prompt, or the answer input in its place.
-func (p *playground) promptView() string {
-	a := p.depth.answer
-	switch {
-	case a == nil:
-		return p.prompt.View()
-	case a.path != nil:
-		return fitBlock(a.path.view(p.c.styles), p.w, p.promptHeight())
+// input is what takes the prompt's place: the text, or the file's path.
+func (a *toolAnswer) input() string {
+	if _, picking := a.sub.top().(*pathPrompt); picking {
+		line, _ := a.sub.inline()
+		return fitBlock(line, a.w, a.rows)
 	}
 	return a.text.View()
 }
 
-// answerLine is the line above the input: which call, and how.
-func (p *playground) answerLine() string {
-	a := p.depth.answer
-	s := p.c.styles
-	if a.confirm != nil {
-		return ansi.Truncate(a.confirm.view(s), p.w, "…")
+// View is the line above the input: which call, and how (or the
+// question before typed text is dropped).
+func (a *toolAnswer) View() string {
+	s := a.c.styles
+	if q, ok := a.sub.top().(*question); ok {
+		return ansi.Truncate(q.View(), a.w, "…")
 	}
 	calls := a.t.calls.list()
 	line := "result of " + textsafe.Line(calls[a.idx].Name)
@@ -368,39 +385,52 @@ func (p *playground) answerLine() string {
 	switch {
 	case a.reading:
 		line += " · reading the file…"
-	case a.path != nil:
+	case a.sub.open():
 		line += " · the file's content is the result"
 	default:
 		line += " · JSON or text · ctrl+o reads it from a file"
 	}
-	return s.Warning.Render(ansi.Truncate(line, p.w, "…"))
+	return s.Warning.Render(ansi.Truncate(line, a.w, "…"))
 }
 
-// answerKeyMap is the input's keys (the path's or the question's when
-// open).
-func (p *playground) answerKeyMap() help.KeyMap {
-	a := p.depth.answer
-	switch {
-	case a.confirm != nil:
-		return a.confirm.KeyMap()
-	case a.path != nil:
-		return a.path.keys
+// Inline: the input is drawn in the prompt's place, not the transcript's.
+func (a *toolAnswer) Inline() bool { return true }
+
+// KeyMap is the input's keys (the path's or the question's when open).
+func (a *toolAnswer) KeyMap() help.KeyMap {
+	if s := a.sub.top(); s != nil {
+		return s.KeyMap()
 	}
 	return a.keys
 }
 
-// answerHelp says what the user is doing.
-func (p *playground) answerHelp() string {
-	if p.depth.answer.path != nil {
-		return "picking a result file"
+// Help says what the user is doing.
+func (a *toolAnswer) Help() string {
+	if s := a.sub.top(); s != nil {
+		return s.Help()
 	}
 	return "answering a tool call"
 }
 
-// unsaved says what quitting would lose here: a result typed, not sent.
-func (d *playDepth) unsaved() string {
-	if a := d.answer; a != nil && strings.TrimSpace(a.text.Value()) != "" {
+func (a *toolAnswer) Typing() bool {
+	if s := a.sub.top(); s != nil {
+		return s.Typing()
+	}
+	return true
+}
+
+// Unsaved says what quitting would lose here: a result typed, not sent.
+func (a *toolAnswer) Unsaved() string {
+	if strings.TrimSpace(a.text.Value()) != "" {
 		return "a tool result typed, not sent"
 	}
 	return ""
+}
+
+// promptView is the prompt, or the answer input in its place.
+func (p *playground) promptView() string {
+	if a := p.answerInput(); a != nil {
+		return a.input()
+	}
+	return p.prompt.View()
 }

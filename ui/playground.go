@@ -232,11 +232,7 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 		}
 		return say(msg.what + " saved to " + msg.path)
 	case pathCompletedMsg:
-		if a := p.depth.answer; a != nil && a.path != nil {
-			a.path.completed(msg)
-			return nil
-		}
-		return p.act(p.stack.update(msg)) // the save path's
+		return p.act(p.stack.update(msg)) // a path's (the save, a result file)
 	case answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
 		return p.onDepthMsg(msg)
 	case tea.MouseMsg:
@@ -259,9 +255,6 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if p.stack.open() {
 		return p.act(p.stack.update(msg))
-	}
-	if p.answering() {
-		return p.answerKey(msg)
 	}
 	if p.mode == playTyping {
 		switch {
@@ -362,7 +355,7 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 // their esc.
 func (p *playground) escStops() bool {
 	switch p.stack.top().(type) {
-	case nil, *settingsScreen, *question:
+	case nil, *settingsScreen, *question, *toolAnswer:
 		return true
 	}
 	return false
@@ -430,9 +423,6 @@ func (p *playground) KeyMap() help.KeyMap {
 		}
 		return s.KeyMap()
 	}
-	if p.answering() {
-		return p.answerKeyMap()
-	}
 	if p.mode == playTyping {
 		// esc stops a running answer first, and leaves typing only
 		// when nothing runs (onKey).
@@ -461,9 +451,6 @@ func (p *playground) Help() string {
 	if s := p.stack.top(); s != nil {
 		return s.Help()
 	}
-	if p.answering() {
-		return p.answerHelp()
-	}
 	if p.mode == playTyping {
 		return "typing the prompt"
 	}
@@ -476,7 +463,7 @@ func (p *playground) Help() string {
 // Dialog reports a field, a screen or a tool's answer open: q is then
 // the playground's key, never the shell's quit.
 func (p *playground) Dialog() bool {
-	return p.mode != playNav || p.answering() || p.stack.open()
+	return p.mode != playNav || p.stack.open()
 }
 
 // Unsaved says what quitting would lose (see unsavedAnswers).
@@ -493,8 +480,10 @@ func (p *playground) Unsaved() string {
 	if strings.TrimSpace(p.prompt.Value()) != "" {
 		parts = append(parts, "a prompt not sent")
 	}
-	if s := p.depth.unsaved(); s != "" {
-		parts = append(parts, s)
+	if a := p.answerInput(); a != nil {
+		if s := a.Unsaved(); s != "" {
+			parts = append(parts, s)
+		}
 	}
 	if tf, ok := find[*toolForm](&p.stack); ok {
 		if s := tf.Unsaved(); s != "" {
@@ -507,9 +496,6 @@ func (p *playground) Unsaved() string {
 func (p *playground) Typing() bool {
 	if s := p.stack.top(); s != nil {
 		return s.Typing()
-	}
-	if p.answering() {
-		return p.depth.answer.confirm == nil
 	}
 	return p.mode == playTyping
 }
@@ -644,6 +630,8 @@ func (p *playground) act(cmd tea.Cmd, a action) tea.Cmd {
 		return tea.Batch(cmd, p.openProviders(string(v)))
 	case providersChosen:
 		return tea.Batch(cmd, p.providersChosen(v))
+	case callsAnswered:
+		return tea.Batch(cmd, p.continueCalls(v.t, false))
 	case toolAsked:
 		p.stack.push(newToolForm(p.c, p.settings.Tools))
 	case toolsDefined:

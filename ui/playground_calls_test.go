@@ -268,8 +268,8 @@ func TestPlaygroundToolCallAnsweredByHand(t *testing.T) {
 	u.until("unsaved", func(m Model) bool { return strings.Contains(playOf(m).Unsaved(), "a tool result typed") })
 	u.runes("n")
 	u.until("still answering", func(m Model) bool {
-		a := playOf(m).depth.answer
-		return a != nil && a.confirm == nil && a.text.Value() == `{"temp": 21}`
+		a := playOf(m).answerInput()
+		return a != nil && !a.sub.open() && a.text.Value() == `{"temp": 21}`
 	})
 	u.key(tea.KeyEnter)
 	v = u.until("the answer from the result", func(m Model) bool { return len(playOf(m).turns) == 2 && ended(api.EndCompleted)(m) })

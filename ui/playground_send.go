@@ -96,7 +96,7 @@ func (p *playground) start(req api.ResponseRequest, t *turn, stream bool) tea.Cm
 	p.replayOf = 0
 	p.cancel = cancel
 	p.scroll = 0
-	p.depth.answer = nil
+	p.closeAnswer()
 	now := t.out.Started
 	t.limit = p.answerCap()
 	t.out.Streamed = stream
@@ -138,7 +138,7 @@ func (p *playground) remember(model string) tea.Cmd {
 // (the compare panes go too).
 func (p *playground) newChat() {
 	p.turns, p.scroll, p.cmp, p.savedTurns, p.replayOf = nil, 0, nil, 0, 0
-	p.depth.answer = nil
+	p.closeAnswer()
 }
 
 // refuse says why nothing was sent: a bad model by name, bad settings by

@@ -87,7 +87,6 @@ func (p *playground) SetSize(w, h int) {
 	p.w, p.h, p.resized = w, h, true
 	p.prompt.SetWidth(max(10, w-2))
 	p.prompt.SetHeight(p.promptHeight())
-	p.depth.setSize(w, p.promptHeight())
 	for _, t := range p.turns {
 		t.resize(p.contentWidth())
 	}
@@ -95,6 +94,9 @@ func (p *playground) SetSize(w, h int) {
 		p.cmp.layout(p)
 	}
 	p.stack.SetSize(w, p.transcriptHeight()+1)
+	if a := p.answerInput(); a != nil {
+		a.fit(w, p.promptHeight()) // it takes the prompt's place
+	}
 	p.clampScroll()
 }
 
@@ -226,9 +228,6 @@ func (p *playground) footer() string {
 		return s.Busy.Render(format.Plural(len(p.live), "answer", "answers")+" streaming") + s.Muted.Render(" · esc stops them all")
 	}
 	// The keys are in the help bar; this line says only what it cannot.
-	if p.answering() {
-		return p.answerLine()
-	}
 	if p.mode == playTyping && p.insist {
 		return s.Warning.Render(ansi.Truncate("enter again sends despite the unsupported settings · s settings", p.w, "…"))
 	}
