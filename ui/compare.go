@@ -48,7 +48,7 @@ func (p *playground) startCompare(models []string) {
 	for _, m := range models {
 		p.cmp.panes = append(p.cmp.panes, &comparePane{model: m})
 	}
-	p.cmp.layout(p)
+	p.cmp.layout(p.w, p.transcriptHeight()+1)
 }
 
 // startRace races one model across providers: a pane per provider, each
@@ -59,7 +59,7 @@ func (p *playground) startRace(model string, providers []string) {
 		p.cmp.models = append(p.cmp.models, model)
 		p.cmp.panes = append(p.cmp.panes, &comparePane{model: model, provider: pr})
 	}
-	p.cmp.layout(p)
+	p.cmp.layout(p.w, p.transcriptHeight()+1)
 }
 
 // pinned is req sent to one provider only, without fallbacks: the
@@ -96,15 +96,16 @@ func (c *compareState) doing() string {
 
 // layout places the panes: side by side when each gets 36 columns, else
 // one at a time (stacked: the focused one, under a switcher line).
-func (c *compareState) layout(p *playground) {
+// w and h are the room above the playground's footer.
+func (c *compareState) layout(w, h int) {
 	n := len(c.panes)
-	h := p.transcriptHeight() + 1 - summaryLines
-	c.stacked = p.w/n < 36
+	h -= summaryLines
+	c.stacked = w/n < 36
 	for i, pn := range c.panes {
 		if c.stacked { // one pane at a time, under its switcher line
-			pn.x, pn.y, pn.w, pn.h = 0, 1, p.w, max(5, h-1)
+			pn.x, pn.y, pn.w, pn.h = 0, 1, w, max(5, h-1)
 		} else {
-			pw := p.w / n
+			pw := w / n
 			pn.x, pn.y, pn.w, pn.h = i*pw, 0, pw, h
 		}
 		if pn.turn != nil {
@@ -242,29 +243,28 @@ func (p *playground) compareKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	default:
 		return nil, false
 	}
-	c.clamp(p)
+	c.clamp(&p.c.styles, p.c.now())
 	return nil, true
 }
 
-func (c *compareState) clamp(p *playground) {
-	now := p.c.now()
+func (c *compareState) clamp(st *Styles, now time.Time) {
 	for _, pn := range c.panes {
 		if pn.turn == nil {
 			pn.scroll = 0
 			continue
 		}
-		total := pn.turn.height(&p.c.styles, pn.innerWidth(), now)
+		total := pn.turn.height(st, pn.innerWidth(), now)
 		pn.scroll = max(0, min(pn.scroll, total-pn.bodyHeight()))
 	}
 }
 
 // visit reports the visible doc blocks of every pane.
-func (c *compareState) visit(p *playground, now time.Time, need func(*doc, int)) {
+func (c *compareState) visit(st *Styles, now time.Time, need func(*doc, int)) {
 	for _, pn := range c.panes {
 		if pn.turn == nil {
 			continue
 		}
-		for _, pc := range visiblePieces([]*turn{pn.turn}, &p.c.styles, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll).pieces {
+		for _, pc := range visiblePieces([]*turn{pn.turn}, st, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll).pieces {
 			if pc.doc != nil && pc.doc.needs(pc.block) {
 				need(pc.doc, pc.block)
 			}
@@ -272,19 +272,18 @@ func (c *compareState) visit(p *playground, now time.Time, need func(*doc, int))
 	}
 }
 
-func (c *compareState) view(p *playground, s Styles) string {
-	now := p.c.now()
+func (c *compareState) view(s Styles, w int, now time.Time) string {
 	var panes []string
 	if c.stacked { // too narrow side by side: the focused pane, and a switcher
-		return c.switcher(s, p.w) + "\n" + c.paneView(p, s, c.panes[c.focus], true, now) + "\n" + c.summary(s, p.w)
+		return c.switcher(s, w) + "\n" + c.paneView(s, c.panes[c.focus], true, now) + "\n" + c.summary(s, w)
 	}
 	for i, pn := range c.panes {
-		panes = append(panes, c.paneView(p, s, pn, i == c.focus, now))
+		panes = append(panes, c.paneView(s, pn, i == c.focus, now))
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, panes...) + "\n" + c.summary(s, p.w)
+	return lipgloss.JoinHorizontal(lipgloss.Top, panes...) + "\n" + c.summary(s, w)
 }
 
-func (c *compareState) paneView(p *playground, s Styles, pn *comparePane, focused bool, now time.Time) string {
+func (c *compareState) paneView(s Styles, pn *comparePane, focused bool, now time.Time) string {
 	iw, bh := pn.innerWidth(), pn.bodyHeight()
 	title := s.Title.Render(textsafe.Line(pn.model))
 	if pn.provider != "" {

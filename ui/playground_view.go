@@ -61,7 +61,7 @@ func (p *playground) requestRenders() tea.Cmd {
 	}
 	now := p.c.now()
 	if p.cmp != nil {
-		p.cmp.visit(p, now, need)
+		p.cmp.visit(&p.c.styles, now, need)
 	} else if !p.stack.covers() {
 		p.visitTranscript(now, need)
 	}
@@ -91,7 +91,7 @@ func (p *playground) SetSize(w, h int) {
 		t.resize(p.contentWidth())
 	}
 	if p.cmp != nil {
-		p.cmp.layout(p)
+		p.cmp.layout(p.w, p.transcriptHeight()+1)
 	}
 	p.stack.SetSize(w, p.transcriptHeight()+1)
 	if a := p.answerInput(); a != nil {
@@ -128,7 +128,7 @@ func (p *playground) View() string {
 	case covered:
 		top = full
 	case p.cmp != nil:
-		top = p.cmp.view(p, s)
+		top = p.cmp.view(s, p.w, p.c.now())
 	default:
 		top = p.transcriptView(th)
 	}
