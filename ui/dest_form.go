@@ -566,7 +566,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // Dialog reports a screen or an input open: q is then the view's key,
 // never the shell's quit.
-func (v *destView) Dialog() bool { return v.stack.open() || v.editWS || v.filter.typing }
+func (v *destView) Dialog() bool { return v.stack.open() || v.filter.typing }
 
 // Unsaved says what quitting would lose: edits not saved yet.
 func (v *destView) Unsaved() string { return v.stack.unsaved() }

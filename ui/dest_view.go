@@ -11,7 +11,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
@@ -65,8 +64,6 @@ type destView struct {
 	tbl      table
 	filter   filterLine
 	work     string
-	ws       textinput.Model
-	editWS   bool
 	known    knownWorkspaces // offered by w: seen in lists, and the config's
 	inflight map[string]bool
 
@@ -78,7 +75,6 @@ type destView struct {
 func newDestView(c *common) *destView {
 	v := &destView{c: c, keys: DefaultDestKeys(), work: c.opts.Workspace, inflight: map[string]bool{},
 		filter: newFilterLine("name or type contains… (enter on one match opens it)"),
-		ws:     newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, ""),
 		tbl: newTable(
 			column{title: "NAME", keep: 7, min: 14}, // names share prefixes (prod-…): the name gives late
 			column{title: "TYPE", keep: 8, max: 16},
@@ -232,27 +228,6 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return v.act(v.stack.update(msg))
 	}
 	switch {
-	case v.editWS:
-		switch ik := DefaultWorkspaceKeys(); {
-		case key.Matches(msg, ik.Next, ik.Prev):
-			v.pickKnown(key.Matches(msg, ik.Next))
-			return nil
-		case key.Matches(msg, ik.Accept):
-			ws := strings.TrimSpace(v.ws.Value())
-			if ws != "" && !api.IsUUID(ws) {
-				return fail("workspace_id must be a UUID")
-			}
-			v.work, v.editWS = ws, false
-			v.ws.Blur()
-			return v.reload()
-		case key.Matches(msg, ik.Cancel):
-			v.editWS = false
-			v.ws.Blur()
-			return say("workspace unchanged")
-		}
-		var cmd tea.Cmd
-		v.ws, cmd = v.ws.Update(msg)
-		return cmd
 	case v.filter.typing:
 		if key.Matches(msg, v.filter.keys.Keep) {
 			return v.filterEnter()
@@ -273,10 +248,10 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		return v.reload()
 	case key.Matches(msg, k.Workspace):
-		v.editWS = true
-		v.ws.SetValue(v.work)
 		v.known.add(v.c.opts.Workspace, v.rows)
-		return v.ws.Focus()
+		w := newWorkspacePrompt(v.c, v.work, &v.known)
+		v.stack.push(w)
+		return w.input.Focus()
 	case key.Matches(msg, k.Filter):
 		return v.filter.start()
 	case key.Matches(msg, k.Back):
@@ -345,6 +320,9 @@ func confirmWord(d *api.Destination) string {
 // act is where the view does what its screens ask, in one place.
 func (v *destView) act(cmd tea.Cmd, a action) tea.Cmd {
 	switch val := a.value.(type) {
+	case workspaceChosen:
+		v.work = string(val)
+		return tea.Batch(cmd, v.reload())
 	case typeChosen:
 		v.stack.push(newCreateEditor(v.c, string(val)))
 	case answer:
@@ -462,10 +440,7 @@ func (v *destView) KeyMap() help.KeyMap {
 	if s := v.stack.top(); s != nil {
 		return s.KeyMap()
 	}
-	switch {
-	case v.editWS:
-		return DefaultWorkspaceKeys()
-	case v.filter.typing:
+	if v.filter.typing {
 		return v.filter.keys
 	}
 	k := v.keys
@@ -480,10 +455,7 @@ func (v *destView) Help() string {
 	if s := v.stack.top(); s != nil {
 		return s.Help()
 	}
-	switch {
-	case v.editWS:
-		return "typing a workspace"
-	case v.filter.typing:
+	if v.filter.typing {
 		return "filtering destinations"
 	}
 	return "destinations"
@@ -493,7 +465,7 @@ func (v *destView) Typing() bool {
 	if s := v.stack.top(); s != nil {
 		return s.Typing()
 	}
-	return v.editWS || v.filter.typing
+	return v.filter.typing
 }
 
 func (v *destView) Busy() string {

@@ -81,8 +81,6 @@ func (v *destView) View() string {
 	}
 	inline, asking := v.stack.inline()
 	switch {
-	case v.editWS:
-		lines = append(lines, ansi.Truncate(v.ws.View()+"  "+v.knownLine(), max(1, v.w), "…"))
 	case asking:
 		lines = append(lines, inline)
 	case v.filter.active():

@@ -402,8 +402,8 @@ func TestWorkspaceKeyOffersKnownWorkspaces(t *testing.T) {
 		t.Fatalf("w offers nothing:\n%s", v)
 	}
 	m = drive(m, keyMsg("tab"))
-	if got := destOf(m).ws.Value(); got != gateway.DefaultWorkspace {
-		t.Fatalf("tab put %q, not the workspace of the listed destinations", got)
+	if w, _ := find[*workspacePrompt](&destOf(m).stack); w == nil || w.input.Value() != gateway.DefaultWorkspace {
+		t.Fatal("tab did not put the workspace of the listed destinations")
 	}
 	m = drive(m, keyMsg("enter"))
 	var asked bool

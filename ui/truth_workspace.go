@@ -4,6 +4,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
@@ -73,9 +78,12 @@ func (k *knownWorkspaces) label(id string) string {
 }
 
 // pickKnown puts the next (or previous) known workspace into the input.
-func (v *destView) pickKnown(next bool) {
-	l := v.known.list()
-	cur := strings.ToLower(strings.TrimSpace(v.ws.Value()))
+func (w *workspacePrompt) pickKnown(next bool) {
+	l := w.known.list()
+	if len(l) == 0 {
+		return
+	}
+	cur := strings.ToLower(strings.TrimSpace(w.input.Value()))
 	i := -1
 	for j, id := range l {
 		if id == cur {
@@ -92,21 +100,75 @@ func (v *destView) pickKnown(next bool) {
 	default:
 		i = (i + len(l) - 1) % len(l)
 	}
-	v.ws.SetValue(l[i])
-	v.ws.CursorEnd()
+	w.input.SetValue(l[i])
+	w.input.CursorEnd()
 }
 
 // knownLine follows the workspace input: what the value in it is, and how
 // many known workspaces tab offers.
-func (v *destView) knownLine() string {
-	s := v.c.styles
-	l := v.known.list()
-	cur := strings.ToLower(strings.TrimSpace(v.ws.Value()))
+func (w *workspacePrompt) knownLine() string {
+	s := w.c.styles
+	l := w.known.list()
+	cur := strings.ToLower(strings.TrimSpace(w.input.Value()))
 	what := ""
 	for _, id := range l {
 		if id == cur {
-			what = v.known.label(id) + " · "
+			what = w.known.label(id) + " · "
 		}
 	}
 	return s.Muted.Render(textsafe.Line(what) + "tab picks one of " + format.Plural(len(l), "known workspace", "known workspaces"))
 }
+
+// workspacePrompt is the workspace input (w) on the list's filter line:
+// a UUID typed or picked among the known ones; it closes with
+// workspaceChosen or cancelled.
+type workspacePrompt struct {
+	c     *common
+	input textinput.Model
+	known *knownWorkspaces
+	keys  WorkspaceKeys
+	w     int
+}
+
+// workspaceChosen is the prompt's value ("" the key's default).
+type workspaceChosen string
+
+func newWorkspacePrompt(c *common, current string, known *knownWorkspaces) *workspacePrompt {
+	w := &workspacePrompt{c: c, known: known, keys: DefaultWorkspaceKeys(),
+		input: newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, current)}
+	return w
+}
+
+func (w *workspacePrompt) Update(msg tea.Msg) (tea.Cmd, action) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil, noAction
+	}
+	switch ik := w.keys; {
+	case key.Matches(km, ik.Next, ik.Prev):
+		w.pickKnown(key.Matches(km, ik.Next))
+		return nil, noAction
+	case key.Matches(km, ik.Accept):
+		ws := strings.TrimSpace(w.input.Value())
+		if ws != "" && !api.IsUUID(ws) {
+			return fail("workspace_id must be a UUID"), noAction
+		}
+		w.input.Blur()
+		return nil, done(workspaceChosen(ws))
+	case key.Matches(km, ik.Cancel):
+		w.input.Blur()
+		return say("workspace unchanged"), cancelled
+	}
+	var cmd tea.Cmd
+	w.input, cmd = w.input.Update(km)
+	return cmd, noAction
+}
+
+func (w *workspacePrompt) View() string {
+	return ansi.Truncate(w.input.View()+"  "+w.knownLine(), max(1, w.w), "…")
+}
+func (w *workspacePrompt) SetSize(width, _ int) { w.w = width }
+func (w *workspacePrompt) KeyMap() help.KeyMap  { return w.keys }
+func (w *workspacePrompt) Help() string         { return "typing a workspace" }
+func (w *workspacePrompt) Typing() bool         { return true }
+func (w *workspacePrompt) Inline() bool         { return true }
