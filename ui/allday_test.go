@@ -15,6 +15,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 var errNoRecordForTest = errors.New("no record for the test")
@@ -38,7 +39,7 @@ func TestConversationMemoryFollowsItsText(t *testing.T) {
 	const turns = 200
 	p := benchPlayground(t)
 	p.c.styles = NewStyles(DefaultTheme(), colourRenderer(true)) // escapes in every rendered line, as on a terminal
-	p.md.profile = p.c.styles.Renderer.ColorProfile()
+	p.md = transcript.NewMarkdown("dark", p.c.styles.Renderer.ColorProfile(), p.c.styles.Muted)
 	conversation(p, 1) // the renderer and the caches of a first answer
 	before := heapAfterGC()
 	conversation(p, turns)
@@ -66,9 +67,9 @@ func TestNewChatReleasesTheConversation(t *testing.T) {
 	p.startCompare([]string{"a/x", "b/y"})
 	for _, pn := range p.cmp.panes {
 		pn.turn = newTurn("q", pn.model, pn.innerWidth(), fixedNow)
-		pn.turn.answer.append(demoAnswer)
+		pn.turn.answer.Append(demoAnswer)
 	}
-	var held []weak.Pointer[doc]
+	var held []weak.Pointer[transcript.Doc]
 	for _, tn := range p.turns {
 		held = append(held, weak.Make(tn.answer))
 	}
@@ -119,7 +120,7 @@ func TestFrameWorkIsIndependentOfHistory(t *testing.T) {
 func finishedTurns(p *playground, n int) {
 	for i := 0; i < n; i++ {
 		tn := newTurn("question", "m/x", p.contentWidth(), fixedNow)
-		tn.answer.append(demoAnswer)
+		tn.answer.Append(demoAnswer)
 		tn.end(api.Outcome{State: api.EndCompleted, Started: fixedNow, Ended: fixedNow.Add(time.Second),
 			Final: &api.Response{Status: api.ResponseCompleted, Usage: &api.ResponseUsage{InputTokens: 12, OutputTokens: 300, TotalTokens: 312}}})
 		p.turns = append(p.turns, tn)

@@ -54,8 +54,8 @@ func benchStreamFrame(b *testing.B, before int) {
 	p.gen = 1
 	p.live[0] = &liveStream{turn: t, events: make(chan streamItem)}
 	para := strings.Repeat("lorem ipsum dolor sit amet ", 20) + "\n\n"
-	for t.answer.size < int64(before) {
-		t.answer.append(para)
+	for t.answer.Size() < int64(before) {
+		t.answer.Append(para)
 	}
 	renderAll(p, p.Update(tea.WindowSizeMsg{}))
 	chunk := streamChunkMsg{gen: 1, events: []api.Event{{Type: api.EventOutputTextDelta, Delta: "consectetur "}, {Type: api.EventOutputTextDelta, Delta: "adipiscing "}},
@@ -173,8 +173,8 @@ func BenchmarkPlaygroundBulk50MiB(b *testing.B) {
 		}
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
-		if t.answer.size != deltas*int64(len(gateway.BulkChunk)) {
-			b.Fatalf("kept %d bytes of %d", t.answer.size, deltas*len(gateway.BulkChunk))
+		if t.answer.Size() != deltas*int64(len(gateway.BulkChunk)) {
+			b.Fatalf("kept %d bytes of %d", t.answer.Size(), deltas*len(gateway.BulkChunk))
 		}
 	}
 	b.ReportMetric(float64(peak)/float64(deltas*len(gateway.BulkChunk)), "heap/text")

@@ -20,6 +20,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 type comparePane struct {
@@ -234,9 +235,9 @@ func (p *playground) compareKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if pn.turn == nil {
 			return say("this pane has no answer yet"), true
 		}
-		return copyCmd(p.c, pn.turn.answer.text(), pn.name()+"'s answer"), true
+		return copyCmd(p.c, pn.turn.answer.Text(), pn.name()+"'s answer"), true
 	case key.Matches(msg, k.Reasoning):
-		if pn.turn == nil || pn.turn.reasoning.size == 0 {
+		if pn.turn == nil || pn.turn.reasoning.Size() == 0 {
 			return say("this pane's answer has no reasoning"), true
 		}
 		pn.turn.showReas = !pn.turn.showReas
@@ -259,13 +260,13 @@ func (c *compareState) clamp(st *Styles, now time.Time) {
 }
 
 // visit reports the visible doc blocks of every pane.
-func (c *compareState) visit(st *Styles, now time.Time, need func(*doc, int)) {
+func (c *compareState) visit(st *Styles, now time.Time, need func(*transcript.Doc, int)) {
 	for _, pn := range c.panes {
 		if pn.turn == nil {
 			continue
 		}
 		for _, pc := range visiblePieces([]*turn{pn.turn}, st, pn.innerWidth(), now, pn.bodyHeight(), pn.scroll).pieces {
-			if pc.doc != nil && pc.doc.needs(pc.block) {
+			if pc.doc != nil && pc.doc.Needs(pc.block) {
 				need(pc.doc, pc.block)
 			}
 		}

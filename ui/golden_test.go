@@ -47,7 +47,7 @@ func goldenClient(t testing.TB) *fakeClient {
 func goldenTurn(model, text string, width int) *turn {
 	started := fixedNow.Add(-3 * time.Second)
 	t := newTurn("Explain routing in two paragraphs", model, width, started)
-	t.answer.append(text)
+	t.answer.Append(text)
 	cost := 0.00042
 	var final api.Response
 	json.Unmarshal([]byte(`{"status":"completed","usage":{"input_tokens":12,"input_tokens_details":{"cached_tokens":0},"output_tokens":96,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":108}}`), &final)

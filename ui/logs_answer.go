@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 // mdAnswerBytes is how much of a logged answer is rendered as markdown
@@ -22,7 +23,7 @@ type logsAnswerMsg struct {
 }
 
 // renderAnswerCmd lays the answer out in a command.
-func renderAnswerCmd(md *markdown, id int64, answer string, width int) tea.Cmd {
+func renderAnswerCmd(md *transcript.Markdown, id int64, answer string, width int) tea.Cmd {
 	return func() tea.Msg {
 		return logsAnswerMsg{id: id, width: width, lines: renderAnswer(md, answer, width)}
 	}
@@ -31,21 +32,22 @@ func renderAnswerCmd(md *markdown, id int64, answer string, width int) tea.Cmd {
 // renderAnswer splits the answer into the playground's blocks and renders
 // each as markdown within the budget (a block past mdAnswerBytes, or cut
 // inside a fence, stays plain).
-func renderAnswer(md *markdown, answer string, width int) []string {
-	d := newDoc(true, width)
-	d.append(textsafe.Clean(answer))
-	d.finish()
+func renderAnswer(md *transcript.Markdown, answer string, width int) []string {
+	d := transcript.New(true, width)
+	d.Append(textsafe.Clean(answer))
+	d.Finish()
 	var out []string
-	for i, b := range d.blocks {
-		text := d.slice(b.start, b.end)
+	for i := range d.Blocks() {
+		b := d.Block(i)
+		text := d.Slice(b.Start, b.End)
 		if i > 0 {
 			out = append(out, "")
 		}
-		if b.plain || b.end > mdAnswerBytes {
-			out = append(out, indent(plainLines(text, width-2), "  ")...)
+		if b.Plain || b.End > mdAnswerBytes {
+			out = append(out, transcript.Indent(transcript.PlainLines(text, width-2), "  ")...)
 			continue
 		}
-		out = append(out, md.render(text, width)...)
+		out = append(out, md.Render(text, width)...)
 	}
 	return out
 }

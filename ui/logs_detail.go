@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/internal/reqlog"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 // logsAsk is what a Logs screen asks of the view.
@@ -49,7 +50,7 @@ func (k LogsKeys) ask(msg tea.KeyMsg) (logsWhat, bool) {
 type logDetail struct {
 	c     *common
 	keys  LogsKeys
-	md    *markdown
+	md    *transcript.Markdown
 	entry reqlog.Entry
 	w, h  int
 
@@ -62,7 +63,7 @@ type logDetail struct {
 	answerWidth int
 }
 
-func newLogDetail(c *common, keys LogsKeys, md *markdown, e reqlog.Entry) *logDetail {
+func newLogDetail(c *common, keys LogsKeys, md *transcript.Markdown, e reqlog.Entry) *logDetail {
 	return &logDetail{c: c, keys: keys, md: md, entry: e}
 }
 

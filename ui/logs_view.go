@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/internal/reqlog"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 // logsPage is how many rows a load reads: the view scrolls through them,
@@ -45,7 +46,7 @@ type logsView struct {
 
 	// md renders a logged answer as markdown (its cache outlives an
 	// open row).
-	md *markdown
+	md *transcript.Markdown
 	// stack holds a row opened (logDetail) or the spend panel.
 	stack stack
 }
@@ -214,13 +215,13 @@ func (v *logsView) KeyMap() help.KeyMap {
 }
 
 // markdown is the renderer of logged answers, made on first use.
-func (v *logsView) markdown() *markdown {
+func (v *logsView) markdown() *transcript.Markdown {
 	if v.md == nil {
 		style := "light"
 		if v.c.styles.Dark {
 			style = "dark"
 		}
-		v.md = &markdown{style: style, profile: v.c.styles.Renderer.ColorProfile(), note: v.c.styles.Muted}
+		v.md = transcript.NewMarkdown(style, v.c.styles.Renderer.ColorProfile(), v.c.styles.Muted)
 	}
 	return v.md
 }

@@ -63,7 +63,7 @@ func (t *turn) expect(req api.ResponseRequest, width int) {
 func (p *playground) afterAnswer(t *turn) tea.Cmd {
 	var cmds []tea.Cmd
 	if s := t.schema; s != nil && s.state == schemaChecking {
-		cmds = append(cmds, checkAnswerCmd(t, s.format, t.answer.text()))
+		cmds = append(cmds, checkAnswerCmd(t, s.format, t.answer.Text()))
 	}
 	cmds = append(cmds, p.checkCalls(t))
 	if t.answerable() {

@@ -22,6 +22,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 type playMode int
@@ -67,7 +68,7 @@ type playground struct {
 
 	cmp *compareState
 
-	md *markdown
+	md *transcript.Markdown
 	// replayOf is the logged row the next prompt sends again (0: none).
 	replayOf  int64
 	rendering bool
@@ -108,7 +109,7 @@ func newPlayground(c *common) *playground {
 	}
 	p := &playground{c: c, keys: DefaultPlaygroundKeys(), prompt: ta, model: model, settings: newSettingsForm(),
 		recent: appendMissing(recent, c.opts.SuggestedModels), live: map[int]*liveStream{},
-		md: &markdown{style: style, profile: c.styles.Renderer.ColorProfile(), note: c.styles.Muted}}
+		md: transcript.NewMarkdown(style, c.styles.Renderer.ColorProfile(), c.styles.Muted)}
 	p.depth.keys = DefaultToolAnswerKeys()
 	return p
 }
@@ -218,7 +219,7 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 	case renderedMsg:
 		p.rendering = false
 		for i, b := range msg.blocks {
-			msg.doc.store(b, msg.width, msg.lines[i])
+			msg.doc.Store(b, msg.width, msg.lines[i])
 		}
 		return nil
 	case savedMsg:
@@ -316,13 +317,13 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 		if len(p.turns) == 0 {
 			return say("no answer yet to copy")
 		}
-		return copyCmd(p.c, p.turns[len(p.turns)-1].answer.text(), "the answer's markdown")
+		return copyCmd(p.c, p.turns[len(p.turns)-1].answer.Text(), "the answer's markdown")
 	case key.Matches(msg, k.Save):
 		return p.startSave()
 	case key.Matches(msg, p.depth.keys.Open):
 		return p.openAnswer()
 	case key.Matches(msg, k.Reasoning):
-		if n := len(p.turns); n > 0 && p.turns[n-1].reasoning.size > 0 {
+		if n := len(p.turns); n > 0 && p.turns[n-1].reasoning.Size() > 0 {
 			p.turns[n-1].showReas = !p.turns[n-1].showReas
 			return nil
 		}

@@ -154,7 +154,7 @@ func TestPlaygroundSchemaViolationsWithPointers(t *testing.T) {
 		if tn == nil || !tn.running || tn.schema == nil || tn.schema.fed == 0 {
 			return false
 		}
-		if got, want := tn.schema.pretty.text(), api.PrettyPartialJSON(tn.answer.text()); got != want {
+		if got, want := tn.schema.pretty.Text(), api.PrettyPartialJSON(tn.answer.Text()); got != want {
 			t.Errorf("while streaming, the view is %q; the answer indented is %q", got, want)
 		}
 		return true
@@ -231,8 +231,8 @@ func TestPlaygroundSchemaInterruptedKeepsWhatArrived(t *testing.T) {
 	}
 	m := u.quit()
 	tn := lastTurn(m)
-	if tn.answer.size == 0 || tn.schema.pretty.text() != api.PrettyPartialJSON(tn.answer.text()) {
-		t.Fatalf("what arrived is not kept indented: %q", tn.schema.pretty.text())
+	if tn.answer.Size() == 0 || tn.schema.pretty.Text() != api.PrettyPartialJSON(tn.answer.Text()) {
+		t.Fatalf("what arrived is not kept indented: %q", tn.schema.pretty.Text())
 	}
 }
 
@@ -539,11 +539,11 @@ func TestStructuredViewIsBounded(t *testing.T) {
 		deltas = append(deltas, strings.Join(small[:min(100, len(small))], ""))
 	}
 	tn := streamStructured(t, p, deltas, true, func() {})
-	if !tn.schema.over || tn.shown() != tn.answer || tn.schema.pretty.size > maxPretty*2 {
-		t.Fatalf("over %v, indented %d bytes", tn.schema.over, tn.schema.pretty.size)
+	if !tn.schema.over || tn.shown() != tn.answer || tn.schema.pretty.Size() > maxPretty*2 {
+		t.Fatalf("over %v, indented %d bytes", tn.schema.over, tn.schema.pretty.Size())
 	}
-	if want := int64(len(strings.Join(deltas, ""))); tn.answer.size != want {
-		t.Fatalf("kept %d of %d bytes", tn.answer.size, want)
+	if want := int64(len(strings.Join(deltas, ""))); tn.answer.Size() != want {
+		t.Fatalf("kept %d of %d bytes", tn.answer.Size(), want)
 	}
 	if v := p.View(); !strings.Contains(v, "shown as it arrived: over the 1 MiB indented") {
 		t.Fatalf("no note:\n%s", v)
@@ -551,7 +551,7 @@ func TestStructuredViewIsBounded(t *testing.T) {
 	// Below the bound, the view is the answer indented.
 	p = benchPlayground(t)
 	tn = streamStructured(t, p, jsonDeltas(4<<10), true, func() {})
-	if tn.shown() != tn.schema.pretty || tn.schema.pretty.text() != api.PrettyPartialJSON(tn.answer.text()) {
+	if tn.shown() != tn.schema.pretty || tn.schema.pretty.Text() != api.PrettyPartialJSON(tn.answer.Text()) {
 		t.Fatal("the indented view differs from the answer indented")
 	}
 }

@@ -41,8 +41,8 @@ type savedTurn struct {
 
 func saveTurn(t *turn) savedTurn {
 	o := t.out
-	st := savedTurn{Prompt: t.prompt, Model: t.model, Status: string(o.State), Answer: t.answer.text(), Reasoning: t.reasoning.text(),
-		Refusal: t.refusal.text(), Usage: o.Usage(), Cost: o.Cost(), GenerationID: o.GenerationID, Generation: t.gen}
+	st := savedTurn{Prompt: t.prompt, Model: t.model, Status: string(o.State), Answer: t.answer.Text(), Reasoning: t.reasoning.Text(),
+		Refusal: t.refusal.Text(), Usage: o.Usage(), Cost: o.Cost(), GenerationID: o.GenerationID, Generation: t.gen}
 	if !o.OK() {
 		st.Message = o.Message()
 	}

@@ -36,7 +36,7 @@ func (p *playground) history(prompt string) api.Input {
 			continue
 		}
 		msgs = append(msgs, api.InputMessage{Type: "message", Role: "user", Content: t.prompt})
-		if a := t.answer.text(); a != "" {
+		if a := t.answer.Text(); a != "" {
 			msgs = append(msgs, api.InputMessage{Type: "message", Role: "assistant", Content: a})
 		}
 	}

@@ -62,7 +62,7 @@ func TestPlaygroundStreamsToCompletion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tn.answer.text() != want.OutputTextAll() {
+	if tn.answer.Text() != want.OutputTextAll() {
 		t.Fatal("the streamed text differs from the answer")
 	}
 	if u := tn.out.Usage(); u == nil || int(u.OutputTokens) != tn.out.Deltas {
@@ -125,7 +125,7 @@ func TestPlaygroundStopKeepsWhatArrived(t *testing.T) {
 		t.Fatalf("no stopped mark:\n%s", view)
 	}
 	m := u.quit()
-	if lastTurn(m).answer.text() == "" {
+	if lastTurn(m).answer.Text() == "" {
 		t.Fatal("the text so far must stay")
 	}
 }
@@ -321,8 +321,8 @@ func TestCompareThreeModels(t *testing.T) {
 		if pn.model == gateway.ModelFailMidstream {
 			want = api.EndFailed
 		}
-		if pn.turn.out.State != want || pn.turn.answer.size == 0 {
-			t.Fatalf("one failing model must not disturb the others: %s ended %s with %d bytes", pn.model, pn.turn.out.State, pn.turn.answer.size)
+		if pn.turn.out.State != want || pn.turn.answer.Size() == 0 {
+			t.Fatalf("one failing model must not disturb the others: %s ended %s with %d bytes", pn.model, pn.turn.out.State, pn.turn.answer.Size())
 		}
 	}
 	posts := srv.RequestsTo("POST", "/api/v1/responses")

@@ -15,6 +15,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 func (p *playground) onMouse(msg tea.MouseMsg) tea.Cmd {
@@ -47,17 +48,17 @@ func (p *playground) requestRenders() tea.Cmd {
 	if p.rendering {
 		return nil
 	}
-	var target *doc
+	var target *transcript.Doc
 	var blocks []int
 	var texts []string
-	need := func(d *doc, i int) {
+	need := func(d *transcript.Doc, i int) {
 		if target != nil && d != target || len(blocks) >= 8 {
 			return
 		}
 		target = d
 		blocks = append(blocks, i)
-		b := d.blocks[i]
-		texts = append(texts, d.slice(b.start, b.end))
+		b := d.Block(i)
+		texts = append(texts, d.Slice(b.Start, b.End))
 	}
 	now := p.c.now()
 	if p.cmp != nil {
@@ -69,13 +70,13 @@ func (p *playground) requestRenders() tea.Cmd {
 		return nil
 	}
 	p.rendering = true
-	return renderCmd(p.md, target, target.width, blocks, texts)
+	return renderCmd(p.md, target, target.Width(), blocks, texts)
 }
 
-func (p *playground) visitTranscript(now time.Time, need func(*doc, int)) {
+func (p *playground) visitTranscript(now time.Time, need func(*transcript.Doc, int)) {
 	h := p.transcriptHeight()
 	for _, pc := range visiblePieces(p.turns, &p.c.styles, p.contentWidth(), now, h, p.scroll).pieces {
-		if pc.doc != nil && pc.doc.needs(pc.block) {
+		if pc.doc != nil && pc.doc.Needs(pc.block) {
 			need(pc.doc, pc.block)
 		}
 	}

@@ -262,7 +262,7 @@ func TestPlaygroundOverAFakeStream(t *testing.T) {
 	}
 	m = drive(m, keyMsg("enter"))
 	tn := lastTurn(m)
-	if tn == nil || tn.running || tn.out.State != api.EndCompleted || tn.answer.text() != "hello world" || tn.out.Usage().OutputTokens != 2 {
+	if tn == nil || tn.running || tn.out.State != api.EndCompleted || tn.answer.Text() != "hello world" || tn.out.Usage().OutputTokens != 2 {
 		t.Fatalf("turn %+v", tn)
 	}
 	v := viewOf(m)
@@ -496,34 +496,12 @@ func TestProgressAndCountsFromAnyServer(t *testing.T) {
 	}
 }
 
-func TestTranscriptDocBlocksAndWindow(t *testing.T) {
-	d := newDoc(true, 40)
-	d.append("# Title\n\nfirst para")
-	d.append("graph\n\n```go\nx := 1\n\ny := 2\n```\n\nlast")
-	if len(d.blocks) != 3 || d.tail() != "last" {
-		t.Fatalf("blocks %d tail %q", len(d.blocks), d.tail())
-	}
-	if got := d.slice(d.blocks[2].start, d.blocks[2].end); !strings.Contains(got, "x := 1\n\ny := 2") {
-		t.Fatalf("a fence keeps its blank lines in one block: %q", got)
-	}
-	// A block never grows past maxBlock; chunks hold the text whole.
-	big := newDoc(true, 80)
-	line := strings.Repeat("word ", 1000)
-	for big.size < 3*chunkSize {
-		big.append(line)
-	}
-	for i, b := range big.blocks {
-		if b.end-b.start > maxBlock {
-			t.Fatalf("block %d is %d bytes", i, b.end-b.start)
-		}
-	}
-	if int64(len(big.text())) != big.size || int64(len(big.chunks)) != (big.size+chunkSize-1)/chunkSize {
-		t.Fatalf("text %d of %d in %d chunks", len(big.text()), big.size, len(big.chunks))
-	}
-	// The window of a turn is its full rendering's tail.
+// The window of a turn is its full rendering's tail (the doc's own
+// blocks are tested in ui/transcript).
+func TestTranscriptWindowIsTheTail(t *testing.T) {
 	s := NewStyles(DefaultTheme(), plainRenderer())
 	tn := newTurn("q", "m/x", 40, fixedNow)
-	tn.answer.append("one\n\ntwo\n\nthree\n\nfour")
+	tn.answer.Append("one\n\ntwo\n\nthree\n\nfour")
 	tn.end(api.Outcome{State: api.EndCompleted})
 	all := linesOf(visiblePieces([]*turn{tn}, &s, 40, fixedNow, 1000, 0), 1000)
 	for skip := 0; skip < len(all); skip++ {

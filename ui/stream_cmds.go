@@ -15,6 +15,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 // streamItem is what the pump hands over: an event (or the end) and the
@@ -71,7 +72,7 @@ type rateTickMsg struct{ gen int }
 
 // renderedMsg carries blocks rendered as markdown.
 type renderedMsg struct {
-	doc    *doc
+	doc    *transcript.Doc
 	width  int
 	blocks []int
 	lines  [][]string
@@ -167,11 +168,11 @@ func catalogueCmd(client Client, ctx context.Context, refresh bool) tea.Cmd {
 }
 
 // renderCmd renders blocks as markdown, off the UI loop.
-func renderCmd(md *markdown, d *doc, width int, blocks []int, texts []string) tea.Cmd {
+func renderCmd(md *transcript.Markdown, d *transcript.Doc, width int, blocks []int, texts []string) tea.Cmd {
 	return func() tea.Msg {
 		out := renderedMsg{doc: d, width: width, blocks: blocks, lines: make([][]string, len(texts))}
 		for i, t := range texts {
-			out.lines[i] = md.render(t, width)
+			out.lines[i] = md.Render(t, width)
 		}
 		return out
 	}

@@ -15,7 +15,7 @@ func (p *playground) estimate(m *api.Model, prompt string, req api.ResponseReque
 		}
 		n += len(t.prompt)
 		if t.answer != nil {
-			n += int(t.answer.size)
+			n += int(t.answer.Size())
 		}
 	}
 	return api.EstimateCostChars(m, n, maxOut(req))

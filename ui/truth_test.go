@@ -216,7 +216,7 @@ func TestEstimateCountsTheWholeRequestAndCardLabelsCosts(t *testing.T) {
 	u.until("the first turn measured", func(m Model) bool {
 		p := playOf(m)
 		if len(p.turns) == 1 {
-			sent = len(system) + len(p.turns[0].prompt) + int(p.turns[0].answer.size)
+			sent = len(system) + len(p.turns[0].prompt) + int(p.turns[0].answer.Size())
 		}
 		return true
 	})

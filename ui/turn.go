@@ -15,6 +15,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 const maxEventLines = 200
@@ -22,9 +23,9 @@ const maxEventLines = 200
 type turn struct {
 	prompt    string
 	model     string
-	answer    *doc
-	reasoning *doc
-	refusal   *doc
+	answer    *transcript.Doc
+	reasoning *transcript.Doc
+	refusal   *transcript.Doc
 	events    []string
 	out       api.Outcome
 	running   bool
@@ -64,28 +65,28 @@ type layout struct {
 }
 
 func newTurn(prompt, model string, width int, started time.Time) *turn {
-	t := &turn{prompt: prompt, model: model, answer: newDoc(true, width), reasoning: newDoc(false, width), refusal: newDoc(false, width),
+	t := &turn{prompt: prompt, model: model, answer: transcript.New(true, width), reasoning: transcript.New(false, width), refusal: transcript.New(false, width),
 		running: true, lastTick: started, limit: api.DefaultAnswerCap}
 	t.out = api.Outcome{State: api.EndOpen, Model: model, Started: started, LastSeq: -1}
 	return t
 }
 
 // kept is the text the turn holds, counted against its limit.
-func (t *turn) kept() int64 { return t.answer.size + t.reasoning.size + t.refusal.size }
+func (t *turn) kept() int64 { return t.answer.Size() + t.reasoning.Size() + t.refusal.Size() }
 
 // take appends s to d within the turn's limit; past it, s is cut (at a
 // rune start), capped is set and take reports false.
-func (t *turn) take(d *doc, s string) bool {
+func (t *turn) take(d *transcript.Doc, s string) bool {
 	room := t.limit - t.kept()
 	if int64(len(s)) <= room {
-		d.append(s)
+		d.Append(s)
 		return true
 	}
 	cut := int(max(room, 0))
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	d.append(s[:cut])
+	d.Append(s[:cut])
 	t.capped = true
 	return false
 }
@@ -96,7 +97,7 @@ func (t *turn) take(d *doc, s string) bool {
 func (t *turn) apply(evs []api.Event) bool {
 	for i := range evs {
 		ev := &evs[i]
-		var d *doc
+		var d *transcript.Doc
 		switch ev.Type {
 		case api.EventOutputTextDelta:
 			d = t.answer
@@ -141,7 +142,7 @@ func (t *turn) event(line string) {
 // end settles a turn: its outcome, the rest of its text (within the
 // limit: an answer cut there ends truncated, whatever the server said).
 func (t *turn) end(o api.Outcome) {
-	if t.answer.size == 0 && t.refusal.size == 0 && o.FinalText != "" {
+	if t.answer.Size() == 0 && t.refusal.Size() == 0 && o.FinalText != "" {
 		t.take(t.answer, textsafe.Clean(o.FinalText))
 	}
 	if t.capped {
@@ -149,9 +150,9 @@ func (t *turn) end(o api.Outcome) {
 	}
 	t.out, t.running = o, false
 	t.lay.footOK = false
-	t.answer.finish()
-	t.reasoning.finish()
-	t.refusal.finish()
+	t.answer.Finish()
+	t.reasoning.Finish()
+	t.refusal.Finish()
 	t.schema.end(t)
 	if t.calls != nil {
 		t.calls.rev++
@@ -191,9 +192,9 @@ func (t *turn) waitGeneration() {
 }
 
 func (t *turn) resize(width int) {
-	t.answer.resize(width)
-	t.reasoning.resize(width)
-	t.refusal.resize(width)
+	t.answer.Resize(width)
+	t.reasoning.Resize(width)
+	t.refusal.Resize(width)
 	t.schema.resize(width)
 }
 
@@ -206,7 +207,7 @@ func (t *turn) resize(width int) {
 type piece struct {
 	h     int
 	fixed []string
-	doc   *doc
+	doc   *transcript.Doc
 	block int
 	gap   bool
 }
@@ -216,7 +217,7 @@ func (p piece) lines() []string {
 	if p.doc == nil {
 		return p.fixed
 	}
-	ls := p.doc.blockLines(p.block)
+	ls := p.doc.BlockLines(p.block)
 	if p.gap {
 		return append([]string{""}, ls...)
 	}
@@ -235,7 +236,7 @@ func (t *turn) pieces(s *Styles, width int, now time.Time, yield func(piece) boo
 	if !t.depthPieces(s, width, yield) || !docPieces(t.shown(), yield) {
 		return
 	}
-	if t.refusal.size > 0 {
+	if t.refusal.Size() > 0 {
 		if !small([]string{s.Refusal.Render("refusal:")}) {
 			return
 		}
@@ -252,7 +253,7 @@ func (t *turn) pieces(s *Styles, width int, now time.Time, yield func(piece) boo
 			return
 		}
 	}
-	if t.reasoning.size > 0 {
+	if t.reasoning.Size() > 0 {
 		if t.showReas {
 			if !docPieces(t.reasoning, yield) {
 				return
@@ -261,15 +262,15 @@ func (t *turn) pieces(s *Styles, width int, now time.Time, yield func(piece) boo
 				return
 			}
 		} else {
-			last := strings.TrimSpace(t.reasoning.tail())
-			if last == "" && len(t.reasoning.blocks) > 0 {
-				b := t.reasoning.blocks[len(t.reasoning.blocks)-1]
-				last = strings.TrimSpace(t.reasoning.slice(b.start, b.end))
+			last := strings.TrimSpace(t.reasoning.Tail())
+			if last == "" && t.reasoning.Blocks() > 0 {
+				b := t.reasoning.Block(t.reasoning.Blocks() - 1)
+				last = strings.TrimSpace(t.reasoning.Slice(b.Start, b.End))
 			}
 			if i := strings.LastIndexByte(last, '\n'); i >= 0 {
 				last = last[i+1:]
 			}
-			line := fmt.Sprintf("▸ reasoning, %s (R shows it): %s", format.Plural(int(t.reasoning.size), "character", "characters"), textsafe.Line(last))
+			line := fmt.Sprintf("▸ reasoning, %s (R shows it): %s", format.Plural(int(t.reasoning.Size()), "character", "characters"), textsafe.Line(last))
 			if !small([]string{s.Reasoning.Render(ansi.Truncate(line, width, "…"))}) {
 				return
 			}
@@ -279,18 +280,18 @@ func (t *turn) pieces(s *Styles, width int, now time.Time, yield func(piece) boo
 }
 
 // docPieces yields a doc's tail and blocks, last first.
-func docPieces(d *doc, yield func(piece) bool) bool {
-	if tl := d.tailLines(); len(tl) > 0 {
+func docPieces(d *transcript.Doc, yield func(piece) bool) bool {
+	if tl := d.TailLines(); len(tl) > 0 {
 		lines := tl
-		if len(d.blocks) > 0 {
+		if d.Blocks() > 0 {
 			lines = append([]string{""}, tl...)
 		}
 		if !yield(piece{h: len(lines), fixed: lines}) {
 			return false
 		}
 	}
-	for i := len(d.blocks) - 1; i >= 0; i-- {
-		h := int(d.blocks[i].height)
+	for i := d.Blocks() - 1; i >= 0; i-- {
+		h := int(d.Block(i).Height)
 		if i > 0 {
 			h++
 		}
@@ -326,7 +327,7 @@ func (t *turn) headLines(s *Styles, width int) []string {
 		return t.cont.head(s, width, t.model)
 	}
 	head := []string{"", s.Title.Render("you") + " " + s.Muted.Render("→ "+textsafe.Line(t.model))}
-	head = append(head, plainLines(textsafe.Clean(t.prompt), width)...)
+	head = append(head, transcript.PlainLines(textsafe.Clean(t.prompt), width)...)
 	return append(head, s.Title.Render("assistant"))
 }
 
@@ -419,14 +420,14 @@ func orText(s, def string) string {
 // the blocks (each doc keeps its own total), so that it costs the same at
 // 1 KB and at 50 MiB.
 func (t *turn) height(s *Styles, width int, now time.Time) int {
-	h := len(t.foot(s, width, now)) + t.shown().height() + t.depthHeight(s, width) + len(t.events) + len(t.head(s, width))
-	if t.refusal.size > 0 {
-		h += 1 + t.refusal.height()
+	h := len(t.foot(s, width, now)) + t.shown().Height() + t.depthHeight(s, width) + len(t.events) + len(t.head(s, width))
+	if t.refusal.Size() > 0 {
+		h += 1 + t.refusal.Height()
 	}
-	if t.reasoning.size > 0 {
+	if t.reasoning.Size() > 0 {
 		h++ // the fold line
 		if t.showReas {
-			h += t.reasoning.height()
+			h += t.reasoning.Height()
 		}
 	}
 	return h

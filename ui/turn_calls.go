@@ -366,7 +366,7 @@ func conversationItems(turns []*turn, n int) ([]json.RawMessage, error) {
 			}
 			continue
 		}
-		if a := t.answer.text(); a != "" {
+		if a := t.answer.Text(); a != "" {
 			if err := add(api.InputMessage{Type: "message", Role: "assistant", Content: a}); err != nil {
 				return nil, err
 			}

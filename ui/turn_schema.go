@@ -16,6 +16,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/jsonschema"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/transcript"
 )
 
 // maxPretty is the most answer indented; past it the answer is shown as
@@ -47,7 +48,7 @@ const (
 type turnSchema struct {
 	format *api.TextFormat
 	indent api.PrettyJSON
-	pretty *doc
+	pretty *transcript.Doc
 	mode   prettyMode
 	fed    int64 // answer bytes fed to pretty
 	over   bool  // past maxPretty: the answer is shown as it arrived
@@ -85,7 +86,7 @@ func newTurnSchema(f *api.TextFormat, width int) *turnSchema {
 	if f == nil || f.Type == "" || f.Type == api.FormatText {
 		return nil
 	}
-	return &turnSchema{format: f, pretty: newDoc(false, width)}
+	return &turnSchema{format: f, pretty: transcript.New(false, width)}
 }
 
 // feed takes the next piece of the answer (already made safe to draw).
@@ -111,12 +112,12 @@ func (s *turnSchema) feed(piece string) {
 		return
 	}
 	s.fed += int64(len(piece))
-	s.pretty.append(s.indent.Feed(piece))
+	s.pretty.Append(s.indent.Feed(piece))
 }
 
 // shown is the doc drawn for the answer: the indented one, unless the
 // answer is not JSON or is over the bound.
-func (t *turn) shown() *doc {
+func (t *turn) shown() *transcript.Doc {
 	if s := t.schema; s != nil && s.mode == prettyJSON && !s.over {
 		return s.pretty
 	}
@@ -129,18 +130,18 @@ func (s *turnSchema) end(t *turn) {
 	if s == nil {
 		return
 	}
-	if s.fed == 0 && s.mode == prettyUndecided && t.answer.size > 0 && t.answer.size <= maxPretty {
-		s.feed(t.answer.text())
+	if s.fed == 0 && s.mode == prettyUndecided && t.answer.Size() > 0 && t.answer.Size() <= maxPretty {
+		s.feed(t.answer.Text())
 	}
-	s.pretty.finish()
+	s.pretty.Finish()
 	s.state = schemaUnchecked
 	switch {
-	case t.answer.size == 0:
+	case t.answer.Size() == 0:
 		s.why = "no answer arrived"
 	case t.out.State != api.EndCompleted && t.out.State != api.EndIncomplete:
 		s.why = "the answer ended before it was whole (what arrived is kept)"
-	case t.answer.size > jsonschema.MaxAnswerBytes:
-		s.why = "the answer is " + api.SizeText(t.answer.size) + ", over the " + api.SizeText(jsonschema.MaxAnswerBytes) + " checked"
+	case t.answer.Size() > jsonschema.MaxAnswerBytes:
+		s.why = "the answer is " + api.SizeText(t.answer.Size()) + ", over the " + api.SizeText(jsonschema.MaxAnswerBytes) + " checked"
 	default:
 		s.state, s.why = schemaChecking, ""
 	}
@@ -155,7 +156,7 @@ func (s *turnSchema) checked(chk api.AnswerCheck, err error) {
 
 func (s *turnSchema) resize(width int) {
 	if s != nil {
-		s.pretty.resize(width)
+		s.pretty.Resize(width)
 	}
 }
 
