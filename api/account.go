@@ -69,17 +69,8 @@ func (c *Credits) Balance() float64 { return c.TotalCredits - c.TotalUsage }
 // Credits fetches the organisation's credits (management key only). A
 // server without the route gives a *NotOfferedError.
 func (c *Client) Credits(ctx context.Context) (*Credits, []byte, error) {
-	var out struct {
-		Data *Credits `json:"data"`
-	}
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/credits", key: managementKey, limit: maxPageBytes, resource: "credits"}, &out)
-	if err != nil {
-		return nil, raw, optional("GET /credits", err)
-	}
-	if out.Data == nil {
-		return nil, raw, &DecodeError{Op: "GET /credits", Status: 200, Err: errors.New("no data member")}
-	}
-	return out.Data, raw, nil
+	cr, raw, err := callData[Credits](ctx, c, request{method: http.MethodGet, path: "/credits", key: managementKey, limit: maxPageBytes, resource: "credits"}, http.StatusOK)
+	return cr, raw, optional("GET /credits", err)
 }
 
 // Key fetches the key's limits and usage (with the API key, or the
@@ -90,17 +81,8 @@ func (c *Client) Key(ctx context.Context) (*KeyInfo, []byte, error) {
 	if c.creds.apiKey == "" {
 		k = managementKey
 	}
-	var out struct {
-		Data *KeyInfo `json:"data"`
-	}
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/key", key: k, limit: maxPageBytes, resource: "key"}, &out)
-	if err != nil {
-		return nil, raw, optional("GET /key", err)
-	}
-	if out.Data == nil {
-		return nil, raw, &DecodeError{Op: "GET /key", Status: 200, Err: errors.New("no data member")}
-	}
-	return out.Data, raw, nil
+	info, raw, err := callData[KeyInfo](ctx, c, request{method: http.MethodGet, path: "/key", key: k, limit: maxPageBytes, resource: "key"}, http.StatusOK)
+	return info, raw, optional("GET /key", err)
 }
 
 // Generation is GET /generation: what one answer cost and how it was
@@ -164,21 +146,12 @@ func (c *Client) GetGeneration(ctx context.Context, id string) (*Generation, []b
 		return nil, nil, &ValidationError{Field: "id", Rule: "is required"}
 	}
 	q := url.Values{"id": {id}}
-	var out struct {
-		Data *Generation `json:"data"`
+	g, raw, err := callData[Generation](ctx, c, request{method: http.MethodGet, path: "/generation", query: q, limit: maxPageBytes, op: "GET /generation", resource: "generation"}, http.StatusOK)
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusMethodNotAllowed {
+		return nil, raw, &NotOfferedError{Op: "GET /generation", Err: ae}
 	}
-	raw, err := c.call(ctx, request{method: http.MethodGet, path: "/generation", query: q, limit: maxPageBytes, op: "GET /generation", resource: "generation"}, &out)
-	if err != nil {
-		var ae *APIError
-		if errors.As(err, &ae) && ae.Status == http.StatusMethodNotAllowed {
-			return nil, raw, &NotOfferedError{Op: "GET /generation", Err: ae}
-		}
-		return nil, raw, err
-	}
-	if out.Data == nil {
-		return nil, raw, &DecodeError{Op: "GET /generation", Status: 200, Err: errors.New("no data member")}
-	}
-	return out.Data, raw, nil
+	return g, raw, err
 }
 
 // GenerationWait is how long WaitGeneration retries the early 404.

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 )
@@ -35,15 +34,9 @@ func (c *Client) Activity(ctx context.Context, date string) ([]ActivityItem, err
 	if date != "" {
 		q.Set("date", date)
 	}
-	var out struct {
-		Data *[]ActivityItem `json:"data"`
-	}
-	_, err := c.call(ctx, request{method: http.MethodGet, path: "/activity", query: q, key: managementKey, limit: maxPageBytes, resource: "activity"}, &out)
+	items, _, err := callData[[]ActivityItem](ctx, c, request{method: http.MethodGet, path: "/activity", query: q, key: managementKey, limit: maxPageBytes, resource: "activity"}, http.StatusOK)
 	if err != nil {
 		return nil, optional("GET /activity", err)
 	}
-	if out.Data == nil {
-		return nil, &DecodeError{Op: "GET /activity", Status: 200, Err: errors.New("no data member")}
-	}
-	return *out.Data, nil
+	return *items, nil
 }

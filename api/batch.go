@@ -212,45 +212,19 @@ func (r *ResultItem) ErrorTypeName() string {
 
 // UnmarshalJSON keeps the raw bytes of the item.
 func (r *ResultItem) UnmarshalJSON(b []byte) error {
-	type plain ResultItem
-	var p plain
-	if err := decode(b, &p); err != nil {
-		return err
-	}
-	*r = ResultItem(p)
-	r.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	return decodeKeeping(b, (*plainResultItem)(r), &r.Raw, decode)
 }
 
 // MarshalJSON returns the bytes the server sent, when there are some.
-func (r ResultItem) MarshalJSON() ([]byte, error) {
-	if len(r.Raw) > 0 {
-		return r.Raw, nil
-	}
-	type plain ResultItem
-	return json.Marshal(plain(r))
-}
+func (r ResultItem) MarshalJSON() ([]byte, error) { return encodeKept(r.Raw, plainResultItem(r)) }
 
 // UnmarshalJSON keeps the raw bytes of the batch.
 func (b *Batch) UnmarshalJSON(data []byte) error {
-	type plain Batch
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	*b = Batch(p)
-	b.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	return decodeKeeping(data, (*plainBatch)(b), &b.Raw, json.Unmarshal)
 }
 
 // MarshalJSON returns the bytes the server sent, when there are some.
-func (b Batch) MarshalJSON() ([]byte, error) {
-	if len(b.Raw) > 0 {
-		return b.Raw, nil
-	}
-	type plain Batch
-	return json.Marshal(plain(b))
-}
+func (b Batch) MarshalJSON() ([]byte, error) { return encodeKept(b.Raw, plainBatch(b)) }
 
 // CreatedTime converts created_at, which the service sends in seconds or
 // milliseconds: a value above 10^11 is milliseconds.

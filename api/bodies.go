@@ -265,14 +265,7 @@ type ContentBlock struct {
 
 // UnmarshalJSON keeps the block's raw bytes.
 func (c *ContentBlock) UnmarshalJSON(b []byte) error {
-	type plain ContentBlock
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*c = ContentBlock(p)
-	c.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	return decodeKeeping(b, (*plainContentBlock)(c), &c.Raw, json.Unmarshal)
 }
 
 // MessageUsage is the messages-format usage.

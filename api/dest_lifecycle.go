@@ -297,16 +297,8 @@ func (c *Client) CreateDestination(ctx context.Context, d DestinationCreate) (*D
 	if err != nil {
 		return nil, err
 	}
-	var out struct {
-		Data *Destination `json:"data"`
-	}
-	if _, err := c.call(ctx, request{method: http.MethodPost, path: "/observability/destinations", body: body, key: managementKey, limit: maxPageBytes, resource: "destinations"}, &out); err != nil {
-		return nil, err
-	}
-	if out.Data == nil {
-		return nil, &DecodeError{Op: "POST /observability/destinations", Status: 201, Err: errors.New("no data member")}
-	}
-	return out.Data, nil
+	created, _, err := callData[Destination](ctx, c, request{method: http.MethodPost, path: "/observability/destinations", body: body, key: managementKey, limit: maxPageBytes, resource: "destinations"}, http.StatusCreated)
+	return created, err
 }
 
 // GetDestination reads one destination (management key).
@@ -314,17 +306,9 @@ func (c *Client) GetDestination(ctx context.Context, id string) (*Destination, e
 	if err := checkDestinationID(id); err != nil {
 		return nil, err
 	}
-	var out struct {
-		Data *Destination `json:"data"`
-	}
-	if _, err := c.call(ctx, request{method: http.MethodGet, path: "/observability/destinations/" + pathID(id), key: managementKey, limit: maxPageBytes,
-		op: "GET /observability/destinations/{id}", resource: "destination"}, &out); err != nil {
-		return nil, err
-	}
-	if out.Data == nil {
-		return nil, &DecodeError{Op: "GET /observability/destinations/{id}", Status: 200, Err: errors.New("no data member")}
-	}
-	return out.Data, nil
+	d, _, err := callData[Destination](ctx, c, request{method: http.MethodGet, path: "/observability/destinations/" + pathID(id), key: managementKey, limit: maxPageBytes,
+		op: "GET /observability/destinations/{id}", resource: "destination"}, http.StatusOK)
+	return d, err
 }
 
 // DeleteDestination deletes a destination (a soft delete: it answers 404

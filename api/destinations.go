@@ -41,24 +41,11 @@ type Destination struct {
 
 // UnmarshalJSON keeps the raw bytes.
 func (d *Destination) UnmarshalJSON(b []byte) error {
-	type plain Destination
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*d = Destination(p)
-	d.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	return decodeKeeping(b, (*plainDestination)(d), &d.Raw, json.Unmarshal)
 }
 
 // MarshalJSON returns the bytes the server sent, when there are some.
-func (d Destination) MarshalJSON() ([]byte, error) {
-	if len(d.Raw) > 0 {
-		return d.Raw, nil
-	}
-	type plain Destination
-	return json.Marshal(plain(d))
-}
+func (d Destination) MarshalJSON() ([]byte, error) { return encodeKept(d.Raw, plainDestination(d)) }
 
 // DisplayName is the name, or "unnamed".
 func (d *Destination) DisplayName() string {

@@ -62,24 +62,11 @@ type Response struct {
 
 // UnmarshalJSON keeps the raw bytes.
 func (r *Response) UnmarshalJSON(b []byte) error {
-	type plain Response
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = Response(p)
-	r.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	return decodeKeeping(b, (*plainResponse)(r), &r.Raw, json.Unmarshal)
 }
 
 // MarshalJSON returns the bytes the server sent, when there are some.
-func (r Response) MarshalJSON() ([]byte, error) {
-	if len(r.Raw) > 0 {
-		return r.Raw, nil
-	}
-	type plain Response
-	return json.Marshal(plain(r))
-}
+func (r Response) MarshalJSON() ([]byte, error) { return encodeKept(r.Raw, plainResponse(r)) }
 
 // OutputItem is an output item. Message items fill Role, Status and
 // Content; reasoning items Summary and Content; function calls Name,
@@ -99,24 +86,11 @@ type OutputItem struct {
 
 // UnmarshalJSON keeps the raw bytes.
 func (o *OutputItem) UnmarshalJSON(b []byte) error {
-	type plain OutputItem
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*o = OutputItem(p)
-	o.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	return decodeKeeping(b, (*plainOutputItem)(o), &o.Raw, json.Unmarshal)
 }
 
 // MarshalJSON returns the bytes the server sent, when there are some.
-func (o OutputItem) MarshalJSON() ([]byte, error) {
-	if len(o.Raw) > 0 {
-		return o.Raw, nil
-	}
-	type plain OutputItem
-	return json.Marshal(plain(o))
-}
+func (o OutputItem) MarshalJSON() ([]byte, error) { return encodeKept(o.Raw, plainOutputItem(o)) }
 
 // OutputContent is a content part: output_text (Text), refusal (Refusal),
 // reasoning_text or summary_text (Text).
@@ -311,11 +285,7 @@ type StopCondition struct {
 
 // MarshalJSON sends Raw when set.
 func (s StopCondition) MarshalJSON() ([]byte, error) {
-	if len(s.Raw) > 0 {
-		return s.Raw, nil
-	}
-	type plain StopCondition
-	return json.Marshal(plain(s))
+	return encodeKept(s.Raw, plainStopCondition(s))
 }
 
 // Reasoning is the reasoning configuration.
