@@ -228,28 +228,6 @@ func endpointID(key string) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// providerOf names the upstream a model is routed to.
-func providerOf(model string) string {
-	p, _, _ := strings.Cut(model, "/")
-	switch p {
-	case "openai":
-		return "OpenAI"
-	case "anthropic":
-		return "Anthropic"
-	case "google":
-		return "Google AI Studio"
-	case "meta-llama":
-		return "DeepInfra"
-	case "mistralai":
-		return "Mistral"
-	case "openrouter":
-		return "OpenAI" // the router sends the demo's prompts to gpt-4o-mini
-	case "demo":
-		return "Demo"
-	}
-	return strings.ToUpper(p[:1]) + p[1:]
-}
-
 // newGenerationID makes the id of one answer.
 func (g *Gateway) newGenerationID() string {
 	g.mu.Lock()

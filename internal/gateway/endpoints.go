@@ -33,25 +33,54 @@ type endpointSpec struct {
 // allowed.
 const DownProvider = "Lambda"
 
-// providerLists are the providers of each author's models after the
-// first one (providerOf, which serves the model by default).
-var providerLists = map[string][]string{
-	"openai":     {"Azure"},
-	"anthropic":  {"Amazon Bedrock", "Google Vertex"},
-	"google":     {"Google Vertex"},
-	"meta-llama": {"Together", "Fireworks", DownProvider},
-	"mistralai":  {"Together"},
-	"deepseek":   {"DeepInfra", "Together", "Fireworks"},
-	"qwen":       {"DeepInfra", "Together", "Fireworks"},
-	"x-ai":       {},
-	"cohere":     {},
-	"perplexity": {},
-	"openrouter": {},
-	"demo":       {"Demo Backup"},
+// authorFacts is what the demo says of one author's models: the provider
+// that serves them by default ("": the author's name capitalised), the
+// providers after it, their tokenizer family ("": Other) and whether
+// several hosts run their open weights quantized.
+type authorFacts struct {
+	provider    string
+	others      []string
+	tokenizer   string
+	openWeights bool
 }
 
-// openWeights are the authors whose models several hosts run quantized.
-var openWeights = map[string]bool{"meta-llama": true, "deepseek": true, "qwen": true, "mistralai": true}
+// authors are the model authors the demo knows, one row each.
+var authors = map[string]authorFacts{
+	"openai":     {provider: "OpenAI", others: []string{"Azure"}, tokenizer: "GPT"},
+	"anthropic":  {provider: "Anthropic", others: []string{"Amazon Bedrock", "Google Vertex"}, tokenizer: "Claude"},
+	"google":     {provider: "Google AI Studio", others: []string{"Google Vertex"}, tokenizer: "Gemini"},
+	"meta-llama": {provider: "DeepInfra", others: []string{"Together", "Fireworks", DownProvider}, tokenizer: "Llama3", openWeights: true}, // Llama4 for llama-4
+	"mistralai":  {provider: "Mistral", others: []string{"Together"}, tokenizer: "Mistral", openWeights: true},
+	"deepseek":   {others: []string{"DeepInfra", "Together", "Fireworks"}, tokenizer: "DeepSeek", openWeights: true},
+	"qwen":       {others: []string{"DeepInfra", "Together", "Fireworks"}, tokenizer: "Qwen3", openWeights: true},
+	"x-ai":       {tokenizer: "Grok"},
+	"cohere":     {tokenizer: "Cohere"},
+	"perplexity": {},
+	// the router sends the demo's prompts to gpt-4o-mini
+	"openrouter": {provider: "OpenAI", tokenizer: "Router"},
+	"demo":       {provider: "Demo", others: []string{"Demo Backup"}},
+}
+
+// providerOf names the upstream a model is routed to.
+func providerOf(model string) string {
+	p, _, _ := strings.Cut(model, "/")
+	if a := authors[p].provider; a != "" {
+		return a
+	}
+	return strings.ToUpper(p[:1]) + p[1:]
+}
+
+// tokenizerOf names the tokenizer family of a model's author.
+func tokenizerOf(id string) string {
+	author, _, _ := strings.Cut(id, "/")
+	switch t := authors[author].tokenizer; {
+	case author == "meta-llama" && strings.Contains(id, "llama-4"):
+		return "Llama4"
+	case t != "":
+		return t
+	}
+	return "Other"
+}
 
 // endpointsOf lists a model's endpoints; nil when the model is unknown.
 func endpointsOf(model string) []endpointSpec {
@@ -67,7 +96,7 @@ func endpointsOf(model string) []endpointSpec {
 		return nil
 	}
 	author, _, _ := strings.Cut(m.id, "/")
-	names := append([]string{providerOf(m.id)}, providerLists[author]...)
+	names := append([]string{providerOf(m.id)}, authors[author].others...)
 	if strings.HasSuffix(m.id, ":free") {
 		names = names[:1]
 	}
@@ -88,7 +117,7 @@ func endpointsOf(model string) []endpointSpec {
 			}
 			e.trainsOnData = r.IntN(3) == 0
 		}
-		if openWeights[author] {
+		if authors[author].openWeights {
 			e.quantization = []string{"fp8", "bf16", "fp16", "int8"}[r.IntN(4)]
 			if i == 0 {
 				e.quantization = "bf16"

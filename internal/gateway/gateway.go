@@ -14,6 +14,7 @@ package gateway
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -88,46 +89,31 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.APIKey == "" {
-		o.APIKey = DemoAPIKey
-	}
-	if o.ManagementKey == "" {
-		o.ManagementKey = DemoManagementKey
-	}
-	if o.KeepAliveEvery <= 0 {
-		o.KeepAliveEvery = 150 * time.Millisecond
-	}
-	if o.LargeBatchSize <= 0 {
-		o.LargeBatchSize = 10000
-	}
-	if o.BatchDuration <= 0 {
-		o.BatchDuration = 40 * time.Second
-	}
-	if o.PaymentPolls <= 0 {
-		o.PaymentPolls = 3
-	}
+	o.APIKey = cmp.Or(o.APIKey, DemoAPIKey)
+	o.ManagementKey = cmp.Or(o.ManagementKey, DemoManagementKey)
+	o.KeepAliveEvery = positiveOr(o.KeepAliveEvery, 150*time.Millisecond)
+	o.LargeBatchSize = positiveOr(o.LargeBatchSize, 10000)
+	o.BatchDuration = positiveOr(o.BatchDuration, 40*time.Second)
+	o.PaymentPolls = positiveOr(o.PaymentPolls, 3)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.RecordLimit <= 0 {
-		o.RecordLimit = 1000
-	}
-	if o.RecordBytes == 0 {
-		o.RecordBytes = 8 << 20
-	}
-	if o.Seed == 0 {
-		o.Seed = 42
-	}
-	if o.PurgeAfter <= 0 {
-		o.PurgeAfter = 2 * time.Second
-	}
-	if o.Credits <= 0 {
-		o.Credits = 25
-	}
-	if o.GenerationDelay <= 0 {
-		o.GenerationDelay = 1500 * time.Millisecond
-	}
+	o.RecordLimit = positiveOr(o.RecordLimit, 1000)
+	o.RecordBytes = cmp.Or(o.RecordBytes, 8<<20) // negative keeps none
+	o.Seed = cmp.Or(o.Seed, 42)
+	o.PurgeAfter = positiveOr(o.PurgeAfter, 2*time.Second)
+	o.Credits = positiveOr(o.Credits, 25)
+	o.GenerationDelay = positiveOr(o.GenerationDelay, 1500*time.Millisecond)
 	return o
+}
+
+// positiveOr is v when it is above zero, else def: an option left at zero
+// (or set below it) takes its default.
+func positiveOr[T int | float64 | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // Recorded is one request the gateway received. Key says which key

@@ -139,37 +139,6 @@ func decimalDiv(dec string, div int64) string {
 	return s
 }
 
-// tokenizerOf names the tokenizer family of a model's author.
-func tokenizerOf(id string) string {
-	author, _, _ := strings.Cut(id, "/")
-	switch author {
-	case "openai":
-		return "GPT"
-	case "anthropic":
-		return "Claude"
-	case "google":
-		return "Gemini"
-	case "meta-llama":
-		if strings.Contains(id, "llama-4") {
-			return "Llama4"
-		}
-		return "Llama3"
-	case "mistralai":
-		return "Mistral"
-	case "qwen":
-		return "Qwen3"
-	case "deepseek":
-		return "DeepSeek"
-	case "x-ai":
-		return "Grok"
-	case "cohere":
-		return "Cohere"
-	case "openrouter":
-		return "Router"
-	}
-	return "Other"
-}
-
 // slug is the model's id without a variant suffix (":free").
 func (m *catalogModel) slug() string {
 	s, _, _ := strings.Cut(m.id, ":")

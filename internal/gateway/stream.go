@@ -16,6 +16,16 @@ type sseWriter struct {
 	bw      *bufio.Writer
 }
 
+// startSSE answers 200 with the headers of an event stream and returns
+// the writer of its events.
+func startSSE(w http.ResponseWriter) *sseWriter {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	fl, _ := w.(http.Flusher)
+	return &sseWriter{w: w, flusher: fl, bw: bufio.NewWriterSize(w, 32<<10)}
+}
+
 func (s *sseWriter) event(typ string, payload map[string]any) {
 	payload["type"] = typ
 	payload["sequence_number"] = s.seq
@@ -39,11 +49,7 @@ func (s *sseWriter) flush() {
 
 // stream answers a streaming request with the real event sequence.
 func (g *Gateway) stream(w http.ResponseWriter, r *http.Request, q *respRequest, p plan) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	fl, _ := w.(http.Flusher)
-	s := &sseWriter{w: w, flusher: fl, bw: bufio.NewWriterSize(w, 32<<10)}
+	s := startSSE(w)
 	ctx := r.Context()
 	start := g.now()
 	sent := 0 // output tokens sent, for the bill of a stream that ends early

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -157,11 +156,7 @@ func (g *Gateway) answerToolCall(w http.ResponseWriter, r *http.Request, q *resp
 		writeJSON(w, http.StatusOK, final())
 		return true
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	fl, _ := w.(http.Flusher)
-	s := &sseWriter{w: w, flusher: fl, bw: bufio.NewWriterSize(w, 32<<10)}
+	s := startSSE(w)
 	ctx := r.Context()
 	s.raw(": OPENROUTER PROCESSING\n\n")
 	inProgress := fullResponse(p.id, q.Model, p.created, "in_progress", "", 0, 0, 0)

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -75,11 +74,11 @@ func Wrap(h http.Handler, o Options) http.Handler {
 	if o.CleanStatus {
 		keep["status"] = true
 	}
+	each := eachValue(func(v any) any { return walk(v, hostile, keep, "") })
+	hw := rewrite(h, each, each)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		clean(r)
-		hw := &writer{w: w, keep: keep}
-		h.ServeHTTP(hw, r)
-		hw.finish()
+		hw.ServeHTTP(&headerMark{w}, r)
 	})
 }
 
@@ -103,9 +102,7 @@ func clean(r *http.Request) {
 	}
 	b, _ := io.ReadAll(r.Body)
 	r.Body.Close()
-	if v, err := decode(b); err == nil {
-		b = encode(walk(v, func(s string) string { return strip(s) }, nil, ""))
-	}
+	b = eachValue(func(v any) any { return walk(v, strip, nil, "") })(b)
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	r.ContentLength = int64(len(b))
 }
@@ -114,128 +111,40 @@ func strip(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, String, ""), HeaderString, "")
 }
 
-// writer rewrites the answer on its way out.
-type writer struct {
-	w       http.ResponseWriter
-	keep    map[string]bool
-	status  int
-	kind    string // "json", "sse" or "" (passed through)
-	body    bytes.Buffer
-	started bool
-}
+// headerMark adds HeaderString to the headers gwdash reads, as the
+// answer's headers are written.
+type headerMark struct{ http.ResponseWriter }
 
-func (hw *writer) Header() http.Header { return hw.w.Header() }
-
-func (hw *writer) WriteHeader(status int) {
-	if hw.started {
-		return
-	}
-	hw.started, hw.status = true, status
-	h := hw.w.Header()
+func (w *headerMark) WriteHeader(status int) {
+	h := w.Header()
 	for _, k := range headers {
 		if v := h.Get(k); v != "" {
 			h.Set(k, v+HeaderString)
 		}
 	}
-	ct := h.Get("Content-Type")
-	switch {
-	case strings.HasPrefix(ct, "application/json"):
-		hw.kind = "json"
-		h.Del("Content-Length") // set again when the body is rewritten
-	case strings.HasPrefix(ct, "text/event-stream"):
-		hw.kind = "sse"
-		hw.w.WriteHeader(status)
-	default:
-		hw.w.WriteHeader(status)
-	}
+	w.ResponseWriter.WriteHeader(status)
 }
 
-func (hw *writer) Write(p []byte) (int, error) {
-	if !hw.started {
-		hw.WriteHeader(http.StatusOK)
-	}
-	switch hw.kind {
-	case "json":
-		hw.body.Write(p)
-		return len(p), nil
-	case "sse":
-		hw.body.Write(p)
-		if err := hw.frames(false); err != nil {
-			return 0, err
-		}
-		return len(p), nil
-	}
-	return hw.w.Write(p)
-}
-
-// Flush passes complete events on.
-func (hw *writer) Flush() {
-	if hw.kind == "sse" {
-		hw.frames(false)
-	}
-	if f, ok := hw.w.(http.Flusher); ok {
+func (w *headerMark) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
 }
 
-func (hw *writer) finish() {
-	switch hw.kind {
-	case "json":
-		b := hw.body.Bytes()
-		if v, err := decode(b); err == nil {
-			b = encode(walk(v, hostile, hw.keep, ""))
-		}
-		hw.w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-		hw.w.WriteHeader(hw.status)
-		hw.w.Write(b)
-	case "sse":
-		hw.frames(true)
-	}
-}
-
-// frames rewrites each complete event's data line.
-func (hw *writer) frames(all bool) error {
-	for {
-		b := hw.body.Bytes()
-		i := bytes.Index(b, []byte("\n\n"))
-		if i < 0 {
-			if all && len(b) > 0 {
-				_, err := hw.w.Write(hw.rewriteFrame(b))
-				hw.body.Reset()
-				return err
-			}
-			return nil
-		}
-		frame := append([]byte(nil), b[:i+2]...)
-		hw.body.Next(i + 2)
-		if _, err := hw.w.Write(hw.rewriteFrame(frame)); err != nil {
-			return err
-		}
-	}
-}
-
-func (hw *writer) rewriteFrame(frame []byte) []byte {
-	lines := bytes.Split(frame, []byte("\n"))
-	for i, l := range lines {
-		data, ok := bytes.CutPrefix(l, []byte("data: "))
-		if !ok || bytes.Equal(data, []byte("[DONE]")) {
-			continue
-		}
-		if v, err := decode(data); err == nil {
-			lines[i] = append([]byte("data: "), encode(walk(v, hostile, hw.keep, ""))...)
-		}
-	}
-	return bytes.Join(lines, []byte("\n"))
-}
-
 func hostile(s string) string { return s + String }
 
-func decode(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
+// eachValue is a rewrite of JSON text by f on its decoded value (numbers
+// as json.Number); text that is not JSON is left as it is.
+func eachValue(f func(any) any) func([]byte) []byte {
+	return func(b []byte) []byte {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return b
+		}
+		return encode(f(v))
+	}
 }
 
 func encode(v any) []byte {

@@ -362,15 +362,7 @@ const ClearSecret = "sk-live-CLEARTEXT-7f3a9c2e5b81d4"
 // looks secret (key, secret, password, token, dsn, license, auth) sent in
 // clear, as a broken server would echo it.
 func Secrets(h http.Handler) http.Handler {
-	return rewrite(h, func(b []byte) []byte {
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if dec.Decode(&v) != nil {
-			return b
-		}
-		return encode(unmask(v, false))
-	}, nil)
+	return rewrite(h, eachValue(func(v any) any { return unmask(v, false) }), nil)
 }
 
 var secretLike = []string{"key", "secret", "password", "token", "dsn", "license", "auth"}
@@ -505,27 +497,12 @@ func SymlinkTrap(path string, dangling bool) (victim string, content []byte, err
 // floats ("0x1p4"). None may blank a status bar or be read as a number
 // it is not.
 func Numbers(h http.Handler) http.Handler {
-	huge := strings.Repeat("9", 300)
+	huge := json.Number(strings.Repeat("9", 300))
+	each := eachValue(func(v any) any { return absurd(v, huge) })
 	return rewrite(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hw := &headerHex{ResponseWriter: w}
 		h.ServeHTTP(hw, r)
-	}), func(b []byte) []byte {
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if dec.Decode(&v) != nil {
-			return b
-		}
-		return encode(absurd(v, json.Number(huge)))
-	}, func(b []byte) []byte {
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if dec.Decode(&v) != nil {
-			return b
-		}
-		return encode(absurd(v, json.Number(huge)))
-	})
+	}), each, each)
 }
 
 func absurd(v any, huge json.Number) any {

@@ -811,12 +811,18 @@ func (s *Store) ForgetDestination(base, id string) error {
 // Models are the models used most recently, newest first (from memory
 // once the gateway was read).
 func (s *Store) Models(base string) []string {
+	return s.listOf(base, func(g *gateway) []string { return g.Models })
+}
+
+// listOf is a copy of one list of base's view (Models, Watched), read
+// under the lock.
+func (s *Store) listOf(base string, list func(*gateway) []string) []string {
 	if s == nil {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.view(base, false).Models)
+	return slices.Clone(list(s.view(base, false)))
 }
 
 // UseModel puts a model first in the recent list.
@@ -830,12 +836,7 @@ func (s *Store) UseModel(base, model string) error {
 // Watched are the batches watched until they end (from memory once the
 // gateway was read), oldest first.
 func (s *Store) Watched(base string) []string {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.view(base, false).Watched)
+	return s.listOf(base, func(g *gateway) []string { return g.Watched })
 }
 
 // Watch remembers that a batch is watched until it ends (MaxWatched at

@@ -114,24 +114,10 @@ func readEscape(b []byte) (rune, int) {
 	if len(b) < 2 {
 		return utf8.RuneError, len(b)
 	}
-	switch b[1] {
-	case '"':
-		return '"', 2
-	case '\\':
-		return '\\', 2
-	case '/':
-		return '/', 2
-	case 'b':
-		return '\b', 2
-	case 'f':
-		return '\f', 2
-	case 'n':
-		return '\n', 2
-	case 'r':
-		return '\r', 2
-	case 't':
-		return '\t', 2
-	case 'u':
+	if c := b[1]; c < utf8.RuneSelf && unescapes[c] != 0 {
+		return rune(unescapes[c]), 2
+	}
+	if b[1] == 'u' {
 		r, ok := hex4(b[2:])
 		if !ok {
 			return utf8.RuneError, 2
@@ -150,6 +136,25 @@ func readEscape(b []byte) (rune, int) {
 	}
 	return utf8.RuneError, 2
 }
+
+// JSON's two-character escapes: a backslash and escapeLetters[k] stand
+// for escapeRunes[k]. The last, "\/", is read but never written.
+const (
+	escapeLetters = `"\nrtbf/`
+	escapeRunes   = "\"\\\n\r\t\b\f/"
+)
+
+// escapes[r] is the letter that escapes the ASCII rune r (0: none);
+// unescapes[c] the rune the letter c stands for after a backslash.
+var escapes, unescapes = func() (esc, unesc [utf8.RuneSelf]byte) {
+	for k := range len(escapeLetters) {
+		if escapeRunes[k] != '/' {
+			esc[escapeRunes[k]] = escapeLetters[k]
+		}
+		unesc[escapeLetters[k]] = escapeRunes[k]
+	}
+	return esc, unesc
+}()
 
 func hex4(b []byte) (rune, bool) {
 	if len(b) < 4 {
@@ -173,21 +178,8 @@ func hex4(b []byte) (rune, bool) {
 
 // appendJSONRune appends r as it goes inside a JSON string.
 func appendJSONRune(out []byte, r rune) []byte {
-	switch r {
-	case '"':
-		return append(out, '\\', '"')
-	case '\\':
-		return append(out, '\\', '\\')
-	case '\n':
-		return append(out, '\\', 'n')
-	case '\r':
-		return append(out, '\\', 'r')
-	case '\t':
-		return append(out, '\\', 't')
-	case '\b':
-		return append(out, '\\', 'b')
-	case '\f':
-		return append(out, '\\', 'f')
+	if r < utf8.RuneSelf && escapes[r] != 0 {
+		return append(out, '\\', escapes[r])
 	}
 	if r < 0x20 || r == 0x7f || isC1(r) || isBidi(r) || r == 0x2028 || r == 0x2029 {
 		return appendEscape(out, r)

@@ -62,3 +62,32 @@ func TestPrintableWord(t *testing.T) {
 		}
 	}
 }
+
+// Each two-character escape of JSON is read as its rune and written back
+// as the same escape ("\/" is read as "/", written as "/" when the text
+// is re-encoded at all: plain text is returned as it is); every other
+// ASCII rune is written as itself or as \u00XX, never as a short escape.
+func TestJSONShortEscapesBothWays(t *testing.T) {
+	short := map[string]string{`\"`: `"`, `\\`: `\`, `\n`: "\n", `\r`: "\r", `\t`: "\t", `\b`: "\b", `\f`: "\f"}
+	for esc, r := range short {
+		var back string
+		if err := json.Unmarshal(JSON([]byte(`"`+esc+`"`)), &back); err != nil || back != r {
+			t.Errorf("%s read as %q (%v)", esc, back, err)
+		}
+		if got := string(AppendJSONStringBody(nil, r)); got != esc {
+			t.Errorf("%q written as %s, want %s", r, got, esc)
+		}
+	}
+	if got := string(AppendJSON(nil, []byte(`"a\/b"`))); got != `"a/b"` {
+		t.Errorf(`\/ re-encoded as %s`, got)
+	}
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		got := string(AppendJSONStringBody(nil, string(c)))
+		if _, isShort := short[got]; isShort {
+			continue
+		}
+		if got != string(c) && (len(got) != 6 || got[:4] != `\u00`) {
+			t.Errorf("%q written as %s", c, got)
+		}
+	}
+}

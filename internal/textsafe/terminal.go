@@ -17,33 +17,7 @@ func Frame(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 32)
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c == 0x1b {
-			if n := sgrLen(s[i:]); n > 0 {
-				b.WriteString(s[i : i+n])
-				i += n
-				continue
-			}
-		}
-		if c >= 0x20 && c < 0x7f {
-			j := i + 1
-			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
-				j++
-			}
-			b.WriteString(s[i:j])
-			i = j
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 {
-			b.WriteRune(utf8.RuneError)
-			i++
-			continue
-		}
-		writeInert(&b, r, false)
-		i += size
-	}
+	appendInert(&b, s, false, true)
 	return b.String()
 }
 

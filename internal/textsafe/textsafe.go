@@ -36,14 +36,24 @@ func clean(s string, oneLine bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	appendClean(&b, s, oneLine)
+	appendInert(&b, s, oneLine, false)
 	return b.String()
 }
 
-// appendClean writes the inert form of s.
-func appendClean(b *strings.Builder, s string, oneLine bool) {
+// appendInert writes the inert form of s: Clean's (Line's with oneLine),
+// or with frame set Frame's, which keeps SGR sequences as they are and
+// writes every other rune by writeInert alone (no marker for a rune that
+// is only invisible).
+func appendInert(b *strings.Builder, s string, oneLine, frame bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
+		if frame && c == 0x1b {
+			if n := sgrLen(s[i:]); n > 0 {
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
+		}
 		if c >= 0x20 && c < 0x7f {
 			j := i + 1
 			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
@@ -59,7 +69,11 @@ func appendClean(b *strings.Builder, s string, oneLine bool) {
 			i++
 			continue
 		}
-		writeShown(b, s, i, r, oneLine)
+		if frame {
+			writeInert(b, r, oneLine)
+		} else {
+			writeShown(b, s, i, r, oneLine)
+		}
 		i += size
 	}
 }
