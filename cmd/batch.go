@@ -22,9 +22,7 @@ import (
 
 func (a *app) batchCommand() *cobra.Command {
 	c := &cobra.Command{Use: "batch", Short: "List, inspect, watch, submit, retry, delete, compare and export batches", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return inputErrorf("batch needs a command: list, get, watch, results, submit, retry, delete, diff or export")
-		}}
+		RunE: needsCommand("list, get, watch, results, submit, retry, delete, diff or export")}
 	c.AddCommand(a.batchList(), a.batchGet(), a.batchWatch(), a.batchResults(), a.batchSubmit(), a.batchDelete())
 	c.AddCommand(a.batchDiff(), a.batchExport(), a.batchRetry())
 	return c
@@ -583,5 +581,13 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 			return inputErrorf("%s needs %s (see --help)", c.CommandPath(), what)
 		}
 		return nil
+	}
+}
+
+// needsCommand is the RunE of a command that only holds others: run
+// alone, it names them ("batch needs a command: list, get, ...").
+func needsCommand(which string) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, _ []string) error {
+		return inputErrorf("%s needs a command: %s", c.Name(), which)
 	}
 }

@@ -464,3 +464,12 @@ func TestSignalsStopHeadlessCommands(t *testing.T) {
 		}
 	}
 }
+
+// A command that only holds others, run alone (or by an alias), refuses
+// as bad input and names what it holds.
+func TestGroupCommandsNameTheirCommands(t *testing.T) {
+	h := newHarness(t, gateway.Options{})
+	h.run("", "batch").must(t, ExitInput, nil, []string{"batch needs a command: list, get, watch, results, submit, retry, delete, diff or export"})
+	h.run("", "config").must(t, ExitInput, nil, []string{"config needs a command: path, show or set"})
+	h.run("", "destinations").must(t, ExitInput, nil, []string{"dest needs a command: list, get, create, update or delete"})
+}

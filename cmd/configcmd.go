@@ -16,9 +16,7 @@ import (
 
 func (a *app) configCommand() *cobra.Command {
 	c := &cobra.Command{Use: "config", Short: "Show where settings come from, or change the config file", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return inputErrorf("config needs a command: path, show or set")
-		}}
+		RunE: needsCommand("path, show or set")}
 	c.AddCommand(&cobra.Command{
 		Use: "path", Short: "Print the config file's path", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -101,6 +99,32 @@ func orDash(s string) string {
 	return s
 }
 
+// setWhole is the setter of a whole number of unit from 1 to limit, kept
+// in the member of the profile that field gives.
+func setWhole(name, unit string, limit int64, field func(*config.Profile) *int64) func(*config.Profile, string) error {
+	return func(p *config.Profile, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > limit {
+			return fmt.Errorf("%s must be a whole number of %s, 1 to %d", name, unit, limit)
+		}
+		*field(p) = n
+		return nil
+	}
+}
+
+// setOnOff is the setter of an on/off member of the profile that field
+// gives.
+func setOnOff(name string, field func(*config.Profile) **bool) func(*config.Profile, string) error {
+	return func(p *config.Profile, v string) error {
+		b, err := api.ParseOnOff(name, v)
+		if err != nil {
+			return fmt.Errorf("%s must be on or off", name)
+		}
+		*field(p) = &b
+		return nil
+	}
+}
+
 // settable lists what `config set` may write, with a setter each.
 var settable = map[string]func(p *config.Profile, v string) error{
 	"base_url":           func(p *config.Profile, v string) error { p.BaseURL = v; return config.CheckBaseURL(v, true) },
@@ -140,46 +164,11 @@ var settable = map[string]func(p *config.Profile, v string) error{
 		p.CreditWarn = &n
 		return nil
 	},
-	"answer_cap_mb": func(p *config.Profile, v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 || n > config.AnswerCapMBLimit {
-			return fmt.Errorf("answer_cap_mb must be a whole number of MiB, 1 to %d", config.AnswerCapMBLimit)
-		}
-		p.AnswerCapMB = n
-		return nil
-	},
-	"log_keep_days": func(p *config.Profile, v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 || n > config.LogRetentionLimit {
-			return fmt.Errorf("log_keep_days must be a whole number of days, 1 to %d", config.LogRetentionLimit)
-		}
-		p.LogKeepDays = n
-		return nil
-	},
-	"log_max_mb": func(p *config.Profile, v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 || n > config.LogMaxMBLimit {
-			return fmt.Errorf("log_max_mb must be a whole number of MiB, 1 to %d", config.LogMaxMBLimit)
-		}
-		p.LogMaxMB = n
-		return nil
-	},
-	"read_only": func(p *config.Profile, v string) error {
-		b, err := api.ParseOnOff("read_only", v)
-		if err != nil {
-			return fmt.Errorf("read_only must be on or off")
-		}
-		p.ReadOnly = &b
-		return nil
-	},
-	"log": func(p *config.Profile, v string) error {
-		b, err := api.ParseOnOff("log", v)
-		if err != nil {
-			return fmt.Errorf("log must be on or off")
-		}
-		p.Log = &b
-		return nil
-	},
+	"answer_cap_mb": setWhole("answer_cap_mb", "MiB", config.AnswerCapMBLimit, func(p *config.Profile) *int64 { return &p.AnswerCapMB }),
+	"log_keep_days": setWhole("log_keep_days", "days", config.LogRetentionLimit, func(p *config.Profile) *int64 { return &p.LogKeepDays }),
+	"log_max_mb":    setWhole("log_max_mb", "MiB", config.LogMaxMBLimit, func(p *config.Profile) *int64 { return &p.LogMaxMB }),
+	"read_only":     setOnOff("read_only", func(p *config.Profile) **bool { return &p.ReadOnly }),
+	"log":           setOnOff("log", func(p *config.Profile) **bool { return &p.Log }),
 }
 
 func (a *app) configSet() *cobra.Command {

@@ -20,9 +20,7 @@ import (
 
 func (a *app) destCommand() *cobra.Command {
 	c := &cobra.Command{Use: "dest", Aliases: []string{"destinations"}, Short: "List, show, create, update and delete observability destinations (management key)", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return inputErrorf("dest needs a command: list, get, create, update or delete")
-		}}
+		RunE: needsCommand("list, get, create, update or delete")}
 	c.AddCommand(a.destList(), a.destGet(), a.destCreate(), a.destUpdate(), a.destDelete())
 	return c
 }

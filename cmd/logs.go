@@ -113,8 +113,6 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("not a time: use 7d, 24h, 2026-11-01 or 2026-11-01T09:00:00Z")
 }
 
-// openRequestLog opens the request log for reading; a damaged one moved aside
-// is said.
 // openFiltered reads the filter flags, then opens the log (refused flags
 // open nothing).
 func (a *app) openFiltered(c *cobra.Command, lf *logFilter) (*reqlog.DB, reqlog.Filter, error) {
@@ -126,6 +124,8 @@ func (a *app) openFiltered(c *cobra.Command, lf *logFilter) (*reqlog.DB, reqlog.
 	return db, f, err
 }
 
+// openRequestLog opens the request log for reading; a damaged one moved aside
+// is said.
 func (a *app) openRequestLog() (*reqlog.DB, error) {
 	path, err := a.requestLogPath()
 	if err != nil {
@@ -246,6 +246,22 @@ func rowID(s string) (int64, error) {
 	return id, nil
 }
 
+// loggedRow reads one row of the request log; a row that is not there is
+// refused as input.
+func (a *app) loggedRow(ctx context.Context, id int64) (reqlog.Entry, error) {
+	db, err := a.openRequestLog()
+	if err != nil {
+		return reqlog.Entry{}, err
+	}
+	defer db.Close()
+	e, err := db.Get(ctx, id)
+	var nf *reqlog.ErrNotFound
+	if errors.As(err, &nf) {
+		return e, inputErrorf("%v", nf)
+	}
+	return e, logError(err)
+}
+
 func (a *app) logsShow() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
@@ -257,18 +273,9 @@ func (a *app) logsShow() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := a.openRequestLog()
+			e, err := a.loggedRow(c.Context(), id)
 			if err != nil {
 				return err
-			}
-			defer db.Close()
-			e, err := db.Get(c.Context(), id)
-			var nf *reqlog.ErrNotFound
-			if errors.As(err, &nf) {
-				return inputErrorf("%v", nf)
-			}
-			if err != nil {
-				return logError(err)
 			}
 			if asJSON {
 				return a.json(encodeJSON(showJSON(e)))
@@ -330,18 +337,9 @@ The new rows are logged, linked to the one they replay.`,
 			if len(models) > maxCompare {
 				return inputErrorf("--model given %d times: re-race 2 to %d models", len(models), maxCompare)
 			}
-			db, err := a.openRequestLog()
+			e, err := a.loggedRow(c.Context(), id)
 			if err != nil {
 				return err
-			}
-			e, err := db.Get(c.Context(), id)
-			db.Close()
-			var nf *reqlog.ErrNotFound
-			if errors.As(err, &nf) {
-				return inputErrorf("%v", nf)
-			}
-			if err != nil {
-				return logError(err)
 			}
 			req, err := reqlog.ReplayRequest(e)
 			if err != nil {
@@ -363,20 +361,12 @@ The new rows are logged, linked to the one they replay.`,
 				return err
 			}
 			a.logMeta = reqlog.Meta{ReplayOf: id}
-			stream := e.Streamed && !noStream
-			if len(models) > 1 {
-				return a.compare(c, client, req, models, asJSON, !stream, cfg.AnswerCap)
-			}
-			if !stream {
-				return a.respondOnce(c, client, req, asJSON)
-			}
-			return a.respondStream(c, client, req, asJSON)
+			return a.send(c, client, req, models, asJSON, noStream || !e.Streamed, cfg.AnswerCap)
 		},
 	}
 	f := c.Flags()
 	f.StringArrayVar(&models, "model", nil, "send to this model instead (2 to 4 of them re-race)")
-	f.BoolVar(&noStream, "no-stream", false, "send one non-streaming request")
-	f.BoolVar(&asJSON, "json", false, "print the final Response object exactly as the server sent it")
+	sendFlags(c, &noStream, &asJSON)
 	return c
 }
 

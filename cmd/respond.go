@@ -13,6 +13,26 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// send sends req as respond does: to every model at once when there are
+// several (compare), else once (noStream) or as a stream.
+func (a *app) send(c *cobra.Command, client *api.Client, req api.ResponseRequest, models []string, asJSON, noStream bool, answerCap int64) error {
+	if len(models) > 1 {
+		return a.compare(c, client, req, models, asJSON, noStream, answerCap)
+	}
+	if noStream {
+		return a.respondOnce(c, client, req, asJSON)
+	}
+	return a.respondStream(c, client, req, asJSON)
+}
+
+// sendFlags adds the flags of how send answers, shared by respond and logs
+// replay.
+func sendFlags(c *cobra.Command, noStream, asJSON *bool) {
+	f := c.Flags()
+	f.BoolVar(noStream, "no-stream", false, "send one non-streaming request")
+	f.BoolVar(asJSON, "json", false, "print the final Response object exactly as the server sent it")
+}
+
 func (a *app) respondCommand() *cobra.Command {
 	var (
 		instructions, effort, tier, session, user string
@@ -100,19 +120,12 @@ routing flag exits 2 before any request.`,
 			if len(models) == 1 && depth.active() {
 				return a.respondDepth(c, client, req, &depth, asJSON, noStream)
 			}
-			if len(models) > 1 {
-				return a.compare(c, client, req, models, asJSON, noStream, cfg.AnswerCap)
-			}
-			if noStream {
-				return a.respondOnce(c, client, req, asJSON)
-			}
-			return a.respondStream(c, client, req, asJSON)
+			return a.send(c, client, req, models, asJSON, noStream, cfg.AnswerCap)
 		},
 	}
 	f := c.Flags()
 	f.StringArrayVar(&models, "model", nil, "model, <provider>/<model> (required; 2 to 4 of them compare)")
-	f.BoolVar(&noStream, "no-stream", false, "send one non-streaming request")
-	f.BoolVar(&asJSON, "json", false, "print the final Response object exactly as the server sent it")
+	sendFlags(c, &noStream, &asJSON)
 	f.StringVar(&instructions, "instructions", "", "system instructions")
 	f.IntVar(&maxOut, "max-output-tokens", 0, "cap on output tokens (at least 1)")
 	f.StringVar(&effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(api.ReasoningEfforts, ", "))
