@@ -532,7 +532,16 @@ func (c *Client) callRead(ctx context.Context, r request, overlap bool, decode f
 		}()
 		derr := decode(f.buf, &fillReader{f: f})
 		if derr != nil {
-			resp.Body.Close() // a decode that failed stops the download
+			// A body cut short explains the failed decode; otherwise the
+			// decode's own error is the answer, and closing the body to
+			// stop the download must not replace it by the read it cuts.
+			cut := f.failed()
+			resp.Body.Close()
+			<-done
+			if cut != nil {
+				return nil, readErr(cut)
+			}
+			return f.buf, &DecodeError{Op: r.opName(), Status: resp.StatusCode, Err: derr}
 		}
 		<-done
 		if ferr := f.failed(); ferr != nil {
