@@ -3,9 +3,10 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/muesli/termenv"
 	"strings"
 	"time"
+
+	"github.com/muesli/termenv"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -17,6 +18,7 @@ import (
 	"github.com/gwdash/gwdash/internal/notify"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // view is the shape every view has. Views are pointers; only their Update
@@ -71,7 +73,7 @@ type Model struct {
 	help   help.Model
 
 	helpOpen bool
-	helpNav  listNav
+	helpNav  widgets.ListNav
 
 	notice    string
 	noticeSeq int
@@ -85,7 +87,7 @@ type Model struct {
 	wait        shownWait
 	waitTicking bool
 	// quitAsk is "quit and lose it?" while open (app_quit.go).
-	quitAsk *confirmPrompt
+	quitAsk *widgets.ConfirmPrompt
 
 	// frame is the last frame drawn, kept while nothing visible changes:
 	// a message for a hidden view does not redraw.
@@ -276,7 +278,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return nm, tea.Batch(cmd, tick)
 	case tea.MouseMsg:
 		if m.helpOpen {
-			m.helpNav.wheel(msg)
+			m.helpNav.Wheel(msg)
 			return m, nil
 		}
 		msg.Y-- // the header's line
@@ -337,19 +339,19 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, hk.Close):
 			m.helpOpen = false
 		default:
-			m.helpNav.key(msg, hk.ListKeys)
+			m.helpNav.Key(msg, hk.ListKeys)
 		}
 		return m, nil
 	}
 	if key.Matches(msg, g.AnyHelp) {
-		m.helpOpen, m.helpNav = true, listNav{}
+		m.helpOpen, m.helpNav = true, widgets.ListNav{}
 		m.layoutHelp()
 		return m, nil
 	}
 	if !v.Typing() {
 		switch {
 		case key.Matches(msg, g.Help):
-			m.helpOpen, m.helpNav = true, listNav{}
+			m.helpOpen, m.helpNav = true, widgets.ListNav{}
 			m.layoutHelp()
 			return m, nil
 		case key.Matches(msg, g.Batches):
@@ -451,7 +453,7 @@ func (m Model) draw() string {
 	}
 	if m.quitAsk != nil {
 		// Wrapped: what would be lost can be long, and y/N ends it.
-		body = ansi.Wrap(m.quitAsk.view(m.c.styles), w, " ") + "\n" + body
+		body = ansi.Wrap(m.quitAsk.View(m.c.styles), w, " ") + "\n" + body
 	}
 	parts := []string{m.header(), fitBlock(body, w, m.bodyHeight()), m.statusBar()}
 	if m.showHelpBar() {

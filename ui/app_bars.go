@@ -156,18 +156,18 @@ func (m Model) helpLines() []string {
 }
 
 func (m *Model) layoutHelp() {
-	m.helpNav.setHeight(max(1, m.bodyHeight()-1))
-	m.helpNav.setCount(len(m.helpLines()))
+	m.helpNav.SetHeight(max(1, m.bodyHeight()-1))
+	m.helpNav.SetCount(len(m.helpLines()))
 }
 
 func (m Model) fullHelp() string {
 	lines := m.helpLines()
 	nav := m.helpNav
-	nav.setHeight(max(1, m.bodyHeight()-1))
-	nav.setCount(len(lines))
-	a, b := nav.offset, min(len(lines), nav.offset+nav.height)
+	nav.SetHeight(max(1, m.bodyHeight()-1))
+	nav.SetCount(len(lines))
+	a, b := nav.Offset, min(len(lines), nav.Offset+nav.Height)
 	out := strings.Join(lines[a:b], "\n")
-	if pos := nav.position(); pos != "" {
+	if pos := nav.Position(); pos != "" {
 		out += "\n" + m.c.styles.Muted.Render("lines "+pos)
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // dialogView is a view that can have a form, a field, a dialog or a
@@ -59,7 +60,7 @@ func (m Model) quitHook(msg tea.KeyMsg) (next Model, cmd tea.Cmd, done bool) {
 		if key.Matches(msg, g.ForceQuit) { // a second ctrl+c quits
 			return m.quitNow()
 		}
-		_, answered, yes := m.quitAsk.key(msg)
+		_, answered, yes := m.quitAsk.Key(msg)
 		if answered {
 			m.quitAsk = nil
 			if yes {
@@ -78,7 +79,7 @@ func (m Model) quitHook(msg tea.KeyMsg) (next Model, cmd tea.Cmd, done bool) {
 		if force {
 			again = " (ctrl+c again quits)"
 		}
-		m.quitAsk = newConfirm("quit and lose it? "+lost+again, "")
+		m.quitAsk = widgets.NewConfirm("quit and lose it? "+lost+again, "")
 		return m, nil, true
 	}
 	return m.quitNow()

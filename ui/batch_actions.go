@@ -17,6 +17,7 @@ import (
 	"github.com/gwdash/gwdash/internal/export"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // resultDetail is one result in full (raw JSON, reasoning, logprobs),
@@ -28,7 +29,7 @@ type resultDetail struct {
 	idx   int
 	opts  detailOpts
 	lines []string
-	nav   listNav
+	nav   widgets.ListNav
 	w, h  int
 }
 
@@ -38,7 +39,7 @@ func newResultDetail(c *common, d *api.BatchData, idx int) *resultDetail {
 
 func (d *resultDetail) SetSize(w, h int) {
 	d.w, d.h = w, h
-	d.nav.setHeight(max(1, h-2))
+	d.nav.SetHeight(max(1, h-2))
 	d.render()
 }
 
@@ -54,13 +55,13 @@ func (d *resultDetail) render() {
 		text = renderResult(d.c.styles, it, max(20, d.w-1), d.opts)
 	}
 	d.lines = strings.Split(text, "\n")
-	d.nav.setCount(len(d.lines))
+	d.nav.SetCount(len(d.lines))
 }
 
 func (d *resultDetail) Update(msg tea.Msg) (tea.Cmd, action) {
 	switch msg := msg.(type) {
 	case tea.MouseMsg:
-		d.nav.wheel(msg)
+		d.nav.Wheel(msg)
 	case tea.KeyMsg:
 		if key.Matches(msg, d.keys.Back) {
 			return nil, cancelled
@@ -73,7 +74,7 @@ func (d *resultDetail) Update(msg tea.Msg) (tea.Cmd, action) {
 func (d *resultDetail) key(msg tea.KeyMsg) tea.Cmd {
 	k := d.keys
 	switch {
-	case d.nav.key(msg, k.ListKeys):
+	case d.nav.Key(msg, k.ListKeys):
 	case key.Matches(msg, k.Raw):
 		d.opts.raw = !d.opts.raw
 		d.render()
@@ -126,10 +127,10 @@ func (d *resultDetail) has(what string) bool {
 func (d *resultDetail) View() string {
 	s := d.c.styles
 	title := s.Title.Render("Result detail") + " " + s.Muted.Render(textsafe.Line(d.data.CustomID(d.idx)))
-	if pos := d.nav.position(); pos != "" {
+	if pos := d.nav.Position(); pos != "" {
 		title += s.Muted.Render("  lines " + pos)
 	}
-	a, b := d.nav.visible()
+	a, b := d.nav.Visible()
 	return title + "\n" + strings.Join(d.lines[a:b], "\n")
 }
 

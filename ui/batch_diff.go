@@ -19,6 +19,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // ---- MSG ----
@@ -90,8 +91,8 @@ type diffView struct {
 	sumLines []string
 	show     int
 	view     []int
-	nav      listNav
-	tbl      table
+	nav      widgets.ListNav
+	tbl      widgets.Table
 
 	// row is the row open side by side (nil: the table).
 	row *diffRowPane
@@ -106,17 +107,17 @@ type diffRowPane struct {
 	segs    []batchdiff.Segment
 	cut     bool
 	lines   []string
-	nav     listNav
+	nav     widgets.ListNav
 }
 
 func newDiffView(c *common, idA, idB string) *diffView {
 	v := &diffView{c: c, keys: DefaultDiffKeys(), rk: DefaultDiffRowKeys(), idA: idA, idB: idB, loading: true,
-		tbl: newTable(
-			column{title: "CUSTOM_ID", keep: 2, min: 10, tail: true},
-			column{title: "CHANGE", keep: 9, max: 10},
-			column{title: "STATUS A → B", keep: 1, min: 14, max: 48},
-			column{title: "TOKENS Δ", keep: 6, max: 12, right: true},
-			column{title: "COST Δ", keep: 7, max: 14, right: true},
+		tbl: widgets.NewTable(
+			widgets.Column{Title: "CUSTOM_ID", Keep: 2, Min: 10, Tail: true},
+			widgets.Column{Title: "CHANGE", Keep: 9, Max: 10},
+			widgets.Column{Title: "STATUS A → B", Keep: 1, Min: 14, Max: 48},
+			widgets.Column{Title: "TOKENS Δ", Keep: 6, Max: 12, Right: true},
+			widgets.Column{Title: "COST Δ", Keep: 7, Max: 14, Right: true},
 		)}
 	v.ctx, v.cancel = context.WithCancel(c.ctx)
 	return v
@@ -328,9 +329,9 @@ func (d *diffView) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.MouseMsg:
 		if d.row != nil {
-			d.row.nav.wheel(msg)
+			d.row.nav.Wheel(msg)
 		} else {
-			d.nav.wheel(msg)
+			d.nav.Wheel(msg)
 		}
 		return nil
 	case tea.KeyMsg:
@@ -342,7 +343,7 @@ func (d *diffView) update(msg tea.Msg) tea.Cmd {
 func (d *diffView) onKey(msg tea.KeyMsg) tea.Cmd {
 	if d.row != nil {
 		switch {
-		case d.row.nav.key(msg, d.rk.ListKeys):
+		case d.row.nav.Key(msg, d.rk.ListKeys):
 		case key.Matches(msg, d.rk.Back):
 			d.row = nil
 		default:
@@ -357,15 +358,15 @@ func (d *diffView) onKey(msg tea.KeyMsg) tea.Cmd {
 			return say("the two batches are still being read")
 		}
 		return unknownKey(msg)
-	case d.nav.key(msg, k.ListKeys):
+	case d.nav.Key(msg, k.ListKeys):
 	case key.Matches(msg, k.Show):
 		d.show = (d.show + 1) % len(diffShowNames)
 		d.apply()
 	case key.Matches(msg, k.Open):
-		if d.nav.cursor < 0 || d.nav.cursor >= len(d.view) {
+		if d.nav.Cursor < 0 || d.nav.Cursor >= len(d.view) {
 			return say("no row is selected: nothing to open")
 		}
-		return d.openRow(d.view[d.nav.cursor])
+		return d.openRow(d.view[d.nav.Cursor])
 	default:
 		return unknownKey(msg)
 	}
@@ -386,14 +387,14 @@ func (d *diffView) keeps(change string) bool {
 // apply recomputes the rows shown.
 func (d *diffView) apply() {
 	d.view = d.view[:0]
-	d.tbl.resetContent()
+	d.tbl.ResetContent()
 	for i := range d.rows {
 		if d.keeps(d.rows[i].change) {
 			d.view = append(d.view, i)
-			d.tbl.measure(d.cells(&d.rows[i])...)
+			d.tbl.Measure(d.cells(&d.rows[i])...)
 		}
 	}
-	d.nav.setCount(len(d.view))
+	d.nav.SetCount(len(d.view))
 }
 
 func (d *diffView) cells(r *diffRow) []string {

@@ -32,14 +32,14 @@ func (d *diffView) SetSize(w, h int) {
 // layout sizes the table under the title, the summary (wrapped: it is
 // long) and the bar.
 func (d *diffView) layout() {
-	d.tbl.layout(d.w)
+	d.tbl.Layout(d.w)
 	d.sumLines = nil
 	if d.rows != nil {
 		d.sumLines = strings.Split(wrap(d.sum.Line(), max(20, d.w)), "\n")
 	}
-	d.nav.setHeight(max(1, d.h-3-max(1, len(d.sumLines))))
+	d.nav.SetHeight(max(1, d.h-3-max(1, len(d.sumLines))))
 	if d.row != nil {
-		d.row.nav.setHeight(max(1, d.h-2))
+		d.row.nav.SetHeight(max(1, d.h-2))
 	}
 }
 
@@ -62,11 +62,11 @@ func (d *diffView) View() string {
 		lines = append(lines, s.Value.Render(cutLine(l, d.w)))
 	}
 	bar := "show " + diffShowNames[d.show] + " · " + format.Plural(len(d.view), "row", "rows") + " · f changes it · enter opens a row"
-	if pos := d.nav.position(); pos != "" {
+	if pos := d.nav.Position(); pos != "" {
 		bar += " · " + pos
 	}
 	lines = append(lines, s.Muted.Render(ansi.Truncate(bar, max(1, d.w), "…")))
-	lines = append(lines, d.tbl.header(s))
+	lines = append(lines, d.tbl.Header(s))
 	if len(d.view) == 0 {
 		none := "no row " + diffShowNames[d.show] + ": f shows another kind"
 		if d.show == diffShowDiffer {
@@ -74,15 +74,15 @@ func (d *diffView) View() string {
 		}
 		return strings.Join(append(lines, s.Muted.Render("  "+none)), "\n")
 	}
-	a, b := d.nav.visible()
+	a, b := d.nav.Visible()
 	for k := a; k < b; k++ {
 		r := &d.rows[d.view[k]]
 		cells := d.cells(r)
-		sel := k == d.nav.cursor
+		sel := k == d.nav.Cursor
 		if !sel {
 			cells[1] = s.Fg(d.changeRole(r.change), cells[1])
 		}
-		line := d.tbl.row(cells, sel)
+		line := d.tbl.Row(cells, sel)
 		if sel {
 			line = s.Selected.Render(line)
 		}
@@ -115,14 +115,14 @@ func (d *diffView) viewRow() string {
 	p := d.row
 	r := &d.rows[p.idx]
 	title := s.Title.Render("Row") + " " + s.Subtle.Render(textsafe.Line(r.id)+" · "+batchdiff.Words(r.change))
-	if pos := p.nav.position(); pos != "" {
+	if pos := p.nav.Position(); pos != "" {
 		title += s.Muted.Render("  lines " + pos)
 	}
 	title = ansi.Truncate(title, max(1, d.w), "…")
 	if p.loading {
 		return title + "\n" + s.Muted.Render("reading both answers…")
 	}
-	a, b := p.nav.visible()
+	a, b := p.nav.Visible()
 	return title + "\n" + strings.Join(p.lines[a:b], "\n")
 }
 
@@ -166,8 +166,8 @@ func (d *diffView) layoutRow() {
 	if p.cut {
 		p.lines = append(p.lines, "", d.c.styles.Muted.Render(cutLine("(the first "+format.Plural(batchdiff.MaxText>>10, "KiB", "KiB")+" of each answer compared)", d.w)))
 	}
-	p.nav.setCount(len(p.lines))
-	p.nav.setHeight(max(1, d.h-2))
+	p.nav.SetCount(len(p.lines))
+	p.nav.SetHeight(max(1, d.h-2))
 }
 
 // sideLines is one side of a row for a column of width w: a heading

@@ -17,6 +17,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // ---- MSG ----
@@ -94,9 +95,9 @@ type batchesView struct {
 	rows       []*homeRow
 	byID       map[string]*homeRow
 	view       []int
-	nav        listNav
-	tbl        table
-	filter     filterLine
+	nav        widgets.ListNav
+	tbl        widgets.Table
+	filter     widgets.FilterLine
 	status     int
 	order      int
 	loading    bool
@@ -141,18 +142,18 @@ const (
 
 func newBatchesView(c *common) *batchesView {
 	v := &batchesView{c: c, keys: DefaultHomeKeys(), byID: map[string]*homeRow{}, held: newHeldCache(heldBytes), watch: newWatchList(c),
-		filter:    newFilterLine("id, model or status contains… (enter on an id opens it)"),
+		filter:    widgets.NewFilterLine("id, model or status contains… (enter on an id opens it)"),
 		listEvery: homeListEvery,
-		tbl: newTable(
-			column{name: homeStatus, title: "STATUS", keep: 9, max: 28},
-			column{name: homeID, title: "ID", keep: 1, min: 10, tail: true},
-			column{name: homeModel, title: "MODEL", keep: 7, max: 36},
-			column{name: homeProgress, title: "PROGRESS", keep: 3, min: 10, max: 12, optional: true},
-			column{name: homeCounts, title: "OK/FAIL/ALL", keep: 6, max: 20, right: true},
-			column{name: homeCreated, title: "CREATED", keep: 5, max: 10, right: true},
-			column{name: homeCost, title: "COST", keep: 8, max: 12, right: true},
+		tbl: widgets.NewTable(
+			widgets.Column{Name: homeStatus, Title: "STATUS", Keep: 9, Max: 28},
+			widgets.Column{Name: homeID, Title: "ID", Keep: 1, Min: 10, Tail: true},
+			widgets.Column{Name: homeModel, Title: "MODEL", Keep: 7, Max: 36},
+			widgets.Column{Name: homeProgress, Title: "PROGRESS", Keep: 3, Min: 10, Max: 12, Optional: true},
+			widgets.Column{Name: homeCounts, Title: "OK/FAIL/ALL", Keep: 6, Max: 20, Right: true},
+			widgets.Column{Name: homeCreated, Title: "CREATED", Keep: 5, Max: 10, Right: true},
+			widgets.Column{Name: homeCost, Title: "COST", Keep: 8, Max: 12, Right: true},
 		)}
-	v.filter.keys.Keep = v.keys.FilterKeep
+	v.filter.Keys.Keep = v.keys.FilterKeep
 	return v
 }
 
@@ -234,7 +235,7 @@ func (v *batchesView) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return v.onKey(msg)
 	case tea.MouseMsg:
-		if !v.stack.open() && v.nav.wheel(msg) {
+		if !v.stack.open() && v.nav.Wheel(msg) {
 			return v.pollVisible()
 		}
 	}
@@ -341,18 +342,18 @@ func (v *batchesView) maybeMore() tea.Cmd {
 	}
 	// A filter searches every batch the server has: the rest is read
 	// (within the pager's bounds) while one is set.
-	filtering := v.filter.query() != "" || v.status != homeAll
-	if filtering || v.nav.cursor >= len(v.view)-10 || len(v.view) < v.nav.height {
+	filtering := v.filter.Query() != "" || v.status != homeAll
+	if filtering || v.nav.Cursor >= len(v.view)-10 || len(v.view) < v.nav.Height {
 		return v.loadPage()
 	}
 	return nil
 }
 
 func (v *batchesView) selectedIndex() int {
-	if v.nav.cursor < 0 || v.nav.cursor >= len(v.view) {
+	if v.nav.Cursor < 0 || v.nav.Cursor >= len(v.view) {
 		return -1
 	}
-	return v.view[v.nav.cursor]
+	return v.view[v.nav.Cursor]
 }
 
 func (v *batchesView) selected() *homeRow {
@@ -366,11 +367,11 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case v.stack.open():
 		return v.fromStack(msg)
-	case v.filter.typing:
-		if key.Matches(msg, v.filter.keys.Keep) {
+	case v.filter.Typing:
+		if key.Matches(msg, v.filter.Keys.Keep) {
 			return v.filterEnter()
 		}
-		cmd, _, changed := v.filter.key(msg)
+		cmd, _, changed := v.filter.Key(msg)
 		if changed {
 			v.apply()
 		}
@@ -378,7 +379,7 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := v.keys
 	switch {
-	case v.nav.key(msg, k.ListKeys):
+	case v.nav.Key(msg, k.ListKeys):
 		return tea.Batch(v.maybeMore(), v.pollVisible())
 	case key.Matches(msg, k.Open):
 		r := v.selected()
@@ -387,10 +388,10 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return v.openBatch(r.b.ID, &r.b)
 	case key.Matches(msg, k.Filter):
-		return v.filter.start()
+		return v.filter.Start()
 	case key.Matches(msg, k.Back):
-		if v.filter.active() || v.status != homeAll {
-			v.filter.clear()
+		if v.filter.Active() || v.status != homeAll {
+			v.filter.Clear()
 			v.status = homeAll
 			v.apply()
 			return tea.Batch(say("filters cleared"), v.pollVisible())
@@ -425,7 +426,7 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !r.b.Status.Settled() {
 			return say("batch " + textsafe.Line(r.b.ID) + " is " + statusWord(r.b.Status) + ": only a settled batch (completed, failed, expired, cancelled) can be deleted")
 		}
-		v.stack.push(newQuestion(v.c, newConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(format.Middle(r.b.ID, 64)), r.b.Status,
+		v.stack.push(newQuestion(v.c, widgets.NewConfirm(fmt.Sprintf("delete batch %s (%s, %s) and its results?", textsafe.Line(format.Middle(r.b.ID, 64)), r.b.Status,
 			format.Plural(r.b.RequestCounts.Total, "request", "requests")), r.b.ID), "answering y/N"))
 		return nil
 	case key.Matches(msg, k.Submit):
@@ -434,7 +435,7 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		d := newSubmitDialog(v.c)
 		v.stack.push(d)
-		return d.path.focus()
+		return d.path.Focus()
 	case key.Matches(msg, k.Mark):
 		return v.markKey()
 	case key.Matches(msg, k.Diff):
@@ -451,11 +452,11 @@ func (v *batchesView) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // filterEnter keeps the filter; an id that matches no row is looked up.
 func (v *batchesView) filterEnter() tea.Cmd {
-	text := strings.TrimSpace(v.filter.input.Value())
-	v.filter.stop()
+	text := strings.TrimSpace(v.filter.Input.Value())
+	v.filter.Stop()
 	if len(v.view) == 1 && text != "" {
 		r := v.rows[v.view[0]]
-		v.filter.clear()
+		v.filter.Clear()
 		v.apply()
 		return v.openBatch(r.b.ID, &r.b)
 	}
@@ -477,7 +478,7 @@ func (v *batchesView) onOpenByID(msg openByIDMsg) tea.Cmd {
 		// Not found is said, and the id is not remembered.
 		return fail(textsafe.Line(msg.id) + ": " + describeErr(msg.err))
 	}
-	v.filter.clear()
+	v.filter.Clear()
 	v.apply()
 	if msg.data != nil {
 		b := *msg.data.Batch
@@ -502,8 +503,8 @@ func (v *batchesView) openBatch(id string, meta *api.Batch) tea.Cmd {
 	}
 	for k, i := range v.view {
 		if v.rows[i].b.ID == id {
-			v.nav.cursor = k
-			v.nav.clamp()
+			v.nav.Cursor = k
+			v.nav.Clamp()
 		}
 	}
 	b := newBatchView(v.c, id, meta, v.held.get(id))
@@ -555,8 +556,8 @@ func (v *batchesView) KeyMap() help.KeyMap {
 	switch {
 	case v.stack.open():
 		return v.stack.top().KeyMap()
-	case v.filter.typing:
-		return v.filter.keys
+	case v.filter.Typing:
+		return v.filter.Keys
 	}
 	k := v.keys
 	v.c.hideWrites(&k.Submit, &k.Delete)
@@ -567,7 +568,7 @@ func (v *batchesView) Help() string {
 	switch {
 	case v.stack.open():
 		return v.stack.top().Help()
-	case v.filter.typing:
+	case v.filter.Typing:
 		return "filtering batches"
 	}
 	return "all batches"
@@ -577,7 +578,7 @@ func (v *batchesView) Typing() bool {
 	if v.stack.open() {
 		return v.stack.top().Typing()
 	}
-	return v.filter.typing
+	return v.filter.Typing
 }
 
 func (v *batchesView) Busy() string {

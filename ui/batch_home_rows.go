@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // foldPage takes a page in through the walk's Pager (which stops a
@@ -52,12 +53,12 @@ func (v *batchesView) apply() {
 		sel = v.rows[i]
 	}
 	v.view = v.view[:0]
-	q := v.filter.query()
+	q := v.filter.Query()
 	for i, r := range v.rows {
 		if !homeFilterKeeps(v.status, &r.b) {
 			continue
 		}
-		if q != "" && !containsFold(r.b.ID, q) && !containsFold(r.b.Model, q) && !containsFold(string(r.b.Status), q) {
+		if q != "" && !widgets.ContainsFold(r.b.ID, q) && !widgets.ContainsFold(r.b.Model, q) && !widgets.ContainsFold(string(r.b.Status), q) {
 			continue
 		}
 		v.view = append(v.view, i)
@@ -82,19 +83,19 @@ func (v *batchesView) apply() {
 		}
 		return x.ID > y.ID
 	})
-	v.tbl.resetContent()
+	v.tbl.ResetContent()
 	for _, i := range v.view {
-		v.tbl.measure(v.cells(v.rows[i])...)
+		v.tbl.Measure(v.cells(v.rows[i])...)
 	}
-	v.nav.setCount(len(v.view))
+	v.nav.SetCount(len(v.view))
 	if sel != nil {
 		for k, i := range v.view {
 			if v.rows[i] == sel {
-				v.nav.cursor = k
+				v.nav.Cursor = k
 			}
 		}
 	}
-	v.nav.clamp()
+	v.nav.Clamp()
 }
 
 func statusRank(s api.BatchStatus) int {
@@ -133,7 +134,7 @@ func (v *batchesView) pollVisible() tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	a, b := v.nav.visible()
+	a, b := v.nav.Visible()
 	for k := a; k < b; k++ {
 		r := v.rows[v.view[k]]
 		if r.polling || r.stopped || r.b.Status.Terminal() {
@@ -149,7 +150,7 @@ func (v *batchesView) pollVisible() tea.Cmd {
 }
 
 func (v *batchesView) onScreen(id string) bool {
-	a, b := v.nav.visible()
+	a, b := v.nav.Visible()
 	for k := a; k < b; k++ {
 		if v.rows[v.view[k]].b.ID == id {
 			return true

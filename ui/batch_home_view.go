@@ -23,8 +23,8 @@ func (v *batchesView) SetSize(w, h int) {
 }
 
 func (v *batchesView) layout() {
-	v.tbl.layout(v.w)
-	v.nav.setHeight(max(1, v.h-3-btoi(v.notOffered)-btoi(pagingNote(v.pager) != "")))
+	v.tbl.Layout(v.w)
+	v.nav.SetHeight(max(1, v.h-3-btoi(v.notOffered)-btoi(pagingNote(v.pager) != "")))
 }
 
 func btoi(b bool) int {
@@ -45,7 +45,7 @@ func (v *batchesView) cells(r *homeRow) []string {
 	case r.stopped:
 		id += " (not polled: r tries again)"
 	}
-	return v.tbl.cells(func(col string) string {
+	return v.tbl.Cells(func(col string) string {
 		switch col {
 		case homeStatus:
 			return status
@@ -83,11 +83,11 @@ func (v *batchesView) View() string {
 	switch {
 	case asking:
 		lines = append(lines, question)
-	case v.filter.active():
-		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
+	case v.filter.Active():
+		lines = append(lines, v.filter.Line(s, len(v.view), len(v.rows)))
 	default:
 		bar := "order " + homeOrderNames[v.order] + " · showing " + homeFilterNames[v.status] + " · list read every " + format.Duration(v.listEvery)
-		if pos := v.nav.position(); pos != "" {
+		if pos := v.nav.Position(); pos != "" {
 			bar += " · " + pos
 		}
 		lines = append(lines, s.Muted.Render(bar))
@@ -96,24 +96,24 @@ func (v *batchesView) View() string {
 		loading: "loading your batches…",
 		empty:   "no batches yet: s submits a JSON Lines file, / and an id opens one",
 		noMatch: noMatchYet("no batch matches", v.pager, len(v.rows), "esc clears the filters"),
-		header:  v.tbl.header(s)}.top(s)
+		header:  v.tbl.Header(s)}.top(s)
 	lines = append(lines, top...)
 	if !rows {
 		return strings.Join(lines, "\n")
 	}
-	a, b := v.nav.visible()
+	a, b := v.nav.Visible()
 	for k := a; k < b; k++ {
 		r := v.rows[v.view[k]]
-		sel := k == v.nav.cursor
+		sel := k == v.nav.Cursor
 		cells := v.cells(r)
 		if !sel {
 			// colour inside the cells: the status badge and the bar
-			v.tbl.set(cells, homeStatus, s.Fg(s.StatusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[v.tbl.col(homeStatus)]))
+			v.tbl.Set(cells, homeStatus, s.Fg(s.StatusRole(r.b.Status, r.b.RequestCounts.Failed > 0), cells[v.tbl.Col(homeStatus)]))
 		}
-		if w := v.tbl.widthOf(homeProgress); w > 0 {
-			v.tbl.set(cells, homeProgress, progressBar(s, r.b.RequestCounts, w))
+		if w := v.tbl.WidthOf(homeProgress); w > 0 {
+			v.tbl.Set(cells, homeProgress, progressBar(s, r.b.RequestCounts, w))
 		}
-		line := v.tbl.row(cells, sel)
+		line := v.tbl.Row(cells, sel)
 		switch {
 		case sel:
 			line = s.Selected.Render(line)

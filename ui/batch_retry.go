@@ -27,6 +27,7 @@ import (
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/retry"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // ---- MSG ----
@@ -360,7 +361,7 @@ func (r *retryDialog) key(msg tea.KeyMsg) (tea.Cmd, action) {
 func (r *retryDialog) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := r.keys
 	if r.editing {
-		ik := DefaultInputKeys("use this model")
+		ik := widgets.DefaultInputKeys("use this model")
 		switch {
 		case key.Matches(msg, ik.Cancel):
 			r.editing = false
@@ -392,7 +393,7 @@ func (r *retryDialog) onKey(msg tea.KeyMsg) tea.Cmd {
 		r.groups[r.cursor].Chosen = !r.groups[r.cursor].Chosen
 		return r.replan()
 	case key.Matches(msg, k.Model):
-		r.input = newInput("model › ", "<provider>/<model>", 200, r.model)
+		r.input = widgets.NewInput("model › ", "<provider>/<model>", 200, r.model)
 		r.input.Width = max(10, r.w-12)
 		r.editing = true
 		return r.input.Focus()
@@ -554,7 +555,7 @@ func (r *retryDialog) Typing() bool { return r.editing }
 // KeyMap is the dialog's keys (the model field's while typing it).
 func (r *retryDialog) KeyMap() help.KeyMap {
 	if r.editing {
-		ik := DefaultInputKeys("use this model")
+		ik := widgets.DefaultInputKeys("use this model")
 		return keyMap{short: ik.ShortHelp(), full: ik.FullHelp()}
 	}
 	return r.keys

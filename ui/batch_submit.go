@@ -18,6 +18,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // submitCheckedMsg is a file read and checked.
@@ -47,7 +48,7 @@ type submitDialog struct {
 	c        *common
 	w, h     int
 	row      submitRow
-	path     pathInput
+	path     widgets.PathInput
 	endpoint int
 	model    textinput.Model
 	keys     SubmitKeys
@@ -65,14 +66,14 @@ func newSubmitDialog(c *common) *submitDialog {
 	if ms := c.record.Models(c.base); len(ms) > 0 {
 		model = ms[0]
 	}
-	d := &submitDialog{c: c, keys: DefaultSubmitKeys(), path: newPathInput("file › ", ""), model: newInput("model › ", "<provider>/<model>", 200, model),
+	d := &submitDialog{c: c, keys: DefaultSubmitKeys(), path: widgets.NewPathInput("file › ", ""), model: widgets.NewInput("model › ", "<provider>/<model>", 200, model),
 		fieldErr: map[submitRow]string{}, model0: model}
 	return d
 }
 
 func (d *submitDialog) SetSize(w, h int) {
 	d.w, d.h = w, h
-	d.path.setWidth(w)
+	d.path.SetWidth(w)
 	d.model.Width = max(10, w-12)
 }
 
@@ -83,11 +84,11 @@ func (d *submitDialog) KeyMap() help.KeyMap { return d.keys }
 
 func (d *submitDialog) focus(r submitRow) tea.Cmd {
 	d.row = r
-	d.path.input.Blur()
+	d.path.Input.Blur()
 	d.model.Blur()
 	switch r {
 	case submitPath:
-		return d.path.focus()
+		return d.path.Focus()
 	case submitModel:
 		return d.model.Focus()
 	}
@@ -96,7 +97,7 @@ func (d *submitDialog) focus(r submitRow) tea.Cmd {
 
 // check reads and checks the file, off the UI loop.
 func (d *submitDialog) check() tea.Cmd {
-	path := strings.TrimSpace(expandHome(d.path.input.Value()))
+	path := strings.TrimSpace(widgets.ExpandHome(d.path.Input.Value()))
 	if path == "" {
 		d.fieldErr[submitPath] = "a JSON Lines file is required"
 		return nil
@@ -118,7 +119,7 @@ func (d *submitDialog) check() tea.Cmd {
 // problems checks everything before a POST; every problem is placed.
 func (d *submitDialog) problems() bool {
 	d.fieldErr = map[submitRow]string{}
-	if d.checked == nil || d.checked.path != strings.TrimSpace(expandHome(d.path.input.Value())) {
+	if d.checked == nil || d.checked.path != strings.TrimSpace(widgets.ExpandHome(d.path.Input.Value())) {
 		d.fieldErr[submitPath] = "check the file first (enter)"
 	} else if d.checked.err != nil || len(d.checked.errs) > 0 {
 		d.fieldErr[submitPath] = "the file has problems (below)"
@@ -149,8 +150,8 @@ func (d *submitDialog) Update(msg tea.Msg) (tea.Cmd, action) {
 			return say("nothing submitted"), cancelled
 		}
 		return d.key(msg), noAction
-	case pathCompletedMsg:
-		d.path.completed(msg)
+	case widgets.PathCompletedMsg:
+		d.path.Completed(msg)
 	case submitCheckedMsg:
 		return d.onChecked(msg), noAction
 	case submittedMsg:
@@ -182,13 +183,13 @@ func (d *submitDialog) key(msg tea.KeyMsg) tea.Cmd {
 			return tea.Batch(check, d.focus(submitEndpoint))
 		}
 		if key.Matches(msg, k.Complete) {
-			if strings.TrimSpace(d.path.input.Value()) != "" && len(d.path.candidates) == 1 {
+			if strings.TrimSpace(d.path.Input.Value()) != "" && len(d.path.Candidates) == 1 {
 				return tea.Batch(d.check(), d.focus(submitEndpoint))
 			}
-			d.path.seq++
-			return completePath(d.path.seq, d.path.input.Value())
+			d.path.Seq++
+			return widgets.CompletePath(d.path.Seq, d.path.Input.Value())
 		}
-		cmd, _, _ := d.path.key(msg)
+		cmd, _, _ := d.path.Key(msg)
 		delete(d.fieldErr, submitPath)
 		return cmd
 	case submitEndpoint:
@@ -297,7 +298,7 @@ func (d *submitDialog) View() string {
 	}
 	// An error goes on its field's label line: the value lines are as
 	// wide as the screen.
-	lines = append(lines, mark(submitPath, "file")+errOf(submitPath), "  "+d.path.view(s))
+	lines = append(lines, mark(submitPath, "file")+errOf(submitPath), "  "+d.path.View(s))
 	lines = append(lines, mark(submitEndpoint, "endpoint"), "  "+s.Value.Render("‹ "+api.BatchEndpoints[d.endpoint]+" ›")+s.Muted.Render("  ←/→ choose"))
 	lines = append(lines, mark(submitModel, "model")+errOf(submitModel), "  "+d.model.View(), "")
 	switch c := d.checked; {
@@ -330,7 +331,7 @@ func (d *submitDialog) View() string {
 
 // Unsaved says what closing would lose: a submit form filled in.
 func (d *submitDialog) Unsaved() string {
-	if !d.sending && (strings.TrimSpace(d.path.input.Value()) != "" || d.model.Value() != d.model0 || d.endpoint != 0) {
+	if !d.sending && (strings.TrimSpace(d.path.Input.Value()) != "" || d.model.Value() != d.model0 || d.endpoint != 0) {
 		return "a batch not submitted yet"
 	}
 	return ""

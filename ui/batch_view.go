@@ -20,6 +20,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // ---- MSG ----
@@ -166,7 +167,7 @@ func (v *batchView) Update(msg tea.Msg) (tea.Cmd, action) {
 // leaves reports whether key leaves the batch: esc on the batch itself,
 // with no filter to clear and no capped poll to stop first.
 func (v *batchView) leaves(msg tea.KeyMsg) bool {
-	if v.subs.open() || v.res != nil && v.res.search.typing || !key.Matches(msg, v.keys.Back) {
+	if v.subs.open() || v.res != nil && v.res.search.Typing || !key.Matches(msg, v.keys.Back) {
 		return false
 	}
 	return !(v.res != nil && v.res.filtered()) && (v.done || !v.decision.Capped)
@@ -198,7 +199,7 @@ func (v *batchView) update(msg tea.Msg) tea.Cmd {
 		return say("exported " + format.Plural(msg.n, "result", "results") + " to " + msg.path)
 	case tea.MouseMsg:
 		if !v.subs.open() && v.res != nil {
-			v.res.nav.wheel(msg)
+			v.res.nav.Wheel(msg)
 			return nil
 		}
 	case tea.KeyMsg:
@@ -301,8 +302,8 @@ func (v *batchView) pollNow() tea.Cmd {
 // back reports whether esc should leave the batch (true), after it
 // cancelled what it could first.
 func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
-	if v.res != nil && v.res.search.typing {
-		cmd, done, changed := v.res.search.key(msg)
+	if v.res != nil && v.res.search.Typing {
+		cmd, done, changed := v.res.search.Key(msg)
 		if changed {
 			v.res.apply()
 		}
@@ -343,7 +344,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	r := v.res
 	switch {
-	case r.nav.key(msg, k.ListKeys):
+	case r.nav.Key(msg, k.ListKeys):
 	case key.Matches(msg, k.Open):
 		i := r.selected()
 		if i < 0 {
@@ -351,7 +352,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		v.subs.push(newResultDetail(v.c, v.shownData(), i))
 	case key.Matches(msg, k.Filter):
-		return r.search.start()
+		return r.search.Start()
 	case key.Matches(msg, k.Show):
 		r.show = (r.show + 1) % len(showNames)
 		r.apply()
@@ -370,7 +371,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func isNavKey(msg tea.KeyMsg, k ListKeys) bool {
+func isNavKey(msg tea.KeyMsg, k widgets.ListKeys) bool {
 	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
 }
 
@@ -449,7 +450,7 @@ func (v *batchView) View() string {
 func (v *batchView) resultsBar() string {
 	s := v.c.styles
 	r := v.res
-	if line := r.search.line(s, len(r.view), len(r.data.Rows)); line != "" && r.search.typing {
+	if line := r.search.Line(s, len(r.view), len(r.data.Rows)); line != "" && r.search.Typing {
 		return line
 	}
 	// Only what narrows or reorders is named: the defaults go unsaid.
@@ -463,7 +464,7 @@ func (v *batchView) resultsBar() string {
 	if r.order != 0 {
 		parts = append(parts, "order "+orderNames[r.order])
 	}
-	if q := r.search.query(); q != "" {
+	if q := r.search.Query(); q != "" {
 		parts = append(parts, "search “"+textsafe.Line(q)+"”")
 	}
 	bar := s.Title.Render(strings.Join(parts, " · ")) + "  " + s.Muted.Render(v.resultsNote())
@@ -507,8 +508,8 @@ func (v *batchView) KeyMap() help.KeyMap {
 	switch {
 	case v.subs.open():
 		return v.subs.top().KeyMap()
-	case v.res != nil && v.res.search.typing:
-		return v.res.search.keys
+	case v.res != nil && v.res.search.Typing:
+		return v.res.search.Keys
 	case v.res == nil:
 		k := v.keys
 		return keyMap{short: []key.Binding{k.Refresh, k.Back}, full: [][]key.Binding{{k.Refresh, k.Watch, k.Back}}}
@@ -523,7 +524,7 @@ func (v *batchView) Help() string {
 	switch {
 	case v.subs.open():
 		return v.subs.top().Help()
-	case v.res != nil && v.res.search.typing:
+	case v.res != nil && v.res.search.Typing:
 		return "searching custom_id"
 	}
 	return "batch " + textsafe.Line(v.id)
@@ -533,7 +534,7 @@ func (v *batchView) Typing() bool {
 	if v.subs.open() {
 		return v.subs.top().Typing()
 	}
-	return v.res != nil && v.res.search.typing
+	return v.res != nil && v.res.search.Typing
 }
 
 // Dialog reports a dialog over the batch (the retry): q is its key

@@ -290,7 +290,7 @@ func TestSubmitFromTheHome(t *testing.T) {
 	// a file with problems brings the focus back to the path
 	u.until("path field", func(m Model) bool { return homeOf(m).submitting() != nil && homeOf(m).submitting().row == submitPath })
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
-	u.until("path cleared", func(m Model) bool { return homeOf(m).submitting().path.input.Value() == "" })
+	u.until("path cleared", func(m Model) bool { return homeOf(m).submitting().path.Input.Value() == "" })
 	u.runes(good)
 	u.key(tea.KeyEnter)
 	u.screen("✓ 5 requests ready")
@@ -316,7 +316,7 @@ func TestDeleteFromTheHome(t *testing.T) {
 		h := homeOf(m)
 		for i, idx := range h.view {
 			if h.rows[idx].b.ID == srv.SeedID(gateway.SeedRunning) {
-				h.nav.cursor = i
+				h.nav.Cursor = i
 				return true
 			}
 		}
@@ -330,7 +330,7 @@ func TestDeleteFromTheHome(t *testing.T) {
 		h := homeOf(m)
 		for i, idx := range h.view {
 			if h.rows[idx].b.ID == target {
-				h.nav.cursor = i
+				h.nav.Cursor = i
 				return true
 			}
 		}

@@ -231,7 +231,7 @@ func BenchmarkKeypressWhileStreaming(b *testing.B) {
 	defer p.Kill()
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	p.Send(probeMsg{check: func(m Model) bool {
-		m.views[viewPlayground].(*playground).settings.field(setMaxOut).input.SetValue("400")
+		m.views[viewPlayground].(*playground).settings.Field(setMaxOut).Input.SetValue("400")
 		return true
 	}, reply: make(chan probeResult, 1)})
 	send := func() {

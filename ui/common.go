@@ -5,6 +5,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
@@ -270,3 +271,5 @@ func describeErr(err error) string {
 	}
 	return textsafe.Line(present.Plain(err)) // in the user's words, never Go's
 }
+
+func asErr(err error, target any) bool { return errors.As(err, target) }

@@ -8,9 +8,10 @@ package ui
 
 import (
 	"context"
-	"github.com/gwdash/gwdash/internal/reqlog"
 	"strings"
 	"time"
+
+	"github.com/gwdash/gwdash/internal/reqlog"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,6 +22,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/gwdash/gwdash/ui/transcript"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 type comparePane struct {
@@ -324,7 +326,7 @@ func (c *compareState) paneView(s Styles, pn *comparePane, focused bool, now tim
 		stats = role.Render(textsafe.Line(strings.Join(parts, " · "))) + " " + s.Busy.Render(sparkline(t.rates, 12))
 		lines = linesOf(visiblePieces([]*turn{t}, &s, iw, now, bh, pn.scroll), bh)
 		if total := t.height(&s, iw, now); total > bh {
-			title += s.Muted.Render(" · lines " + scrollPosition(total-bh-pn.scroll, bh, total))
+			title += s.Muted.Render(" · lines " + widgets.ScrollPosition(total-bh-pn.scroll, bh, total))
 		}
 	}
 	head := []string{ansi.Truncate(title, iw, "…"), ansi.Truncate(stats, iw, "…")}

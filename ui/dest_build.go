@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // build turns the form into the change to send; every problem is placed
@@ -18,18 +19,18 @@ func (e *destEditor) build() api.FieldErrors {
 	var errs api.FieldErrors
 	add := func(field, rule string) { errs = append(errs, &api.ValidationError{Field: field, Rule: rule}) }
 	f := e.form
-	get := func(n string) *formField { return f.field(n) }
+	get := func(n string) *widgets.Field { return f.Field(n) }
 	var samplingRate *float64
-	raw := strings.TrimSpace(get("sampling_rate").value())
+	raw := strings.TrimSpace(get("sampling_rate").Value())
 	if v, err := api.ParseSamplingRate(raw); err != nil {
 		add("sampling_rate", err.(*api.ValidationError).Rule)
 	} else {
 		samplingRate = &v
 	}
 	var hashes api.Nullable[[]string]
-	if get("api_key_hashes.mode").choice() == keysAll {
+	if get("api_key_hashes.mode").Choice() == keysAll {
 		hashes = api.Null[[]string]()
-	} else if hs, err := api.ParseKeyHashes(get("api_key_hashes").value()); err != nil {
+	} else if hs, err := api.ParseKeyHashes(get("api_key_hashes").Value()); err != nil {
 		add("api_key_hashes", "list at least one hash, or choose all keys")
 	} else {
 		hashes = api.Value(hs)
@@ -42,18 +43,18 @@ func (e *destEditor) build() api.FieldErrors {
 		}
 	}
 	cfg := map[string]any{}
-	for _, fl := range f.fields {
-		member, ok := strings.CutPrefix(fl.name, "config.")
+	for _, fl := range f.Fields {
+		member, ok := strings.CutPrefix(fl.Name, "config.")
 		if !ok {
 			continue
 		}
-		val := fl.value()
-		if fl.kind == fieldSecret {
+		val := fl.Value()
+		if fl.Kind == widgets.KindSecret {
 			if val == "" {
 				continue // untouched: never sent
 			}
 			if api.IsMasked(val) {
-				add(fl.name, "type the real value, not a masked one")
+				add(fl.Name, "type the real value, not a masked one")
 				continue
 			}
 			cfg[member] = val
@@ -61,7 +62,7 @@ func (e *destEditor) build() api.FieldErrors {
 		}
 		var current any
 		if e.kind == editUpdate {
-			if !f.changed(fl.name) {
+			if !f.Changed(fl.Name) {
 				continue // untouched: never sent (nor re-encoded)
 			}
 			current = e.orig.Config[member]
@@ -71,29 +72,29 @@ func (e *destEditor) build() api.FieldErrors {
 		}
 		v, err := api.ParseMemberValue(member, val, current)
 		if err != nil {
-			add(fl.name, err.(*api.ValidationError).Rule)
+			add(fl.Name, err.(*api.ValidationError).Rule)
 			continue
 		}
 		cfg[member] = v
 	}
 	if e.kind == editCreate {
-		if fl := f.field("config"); fl != nil { // a type gwdash does not know
+		if fl := f.Field("config"); fl != nil { // a type gwdash does not know
 			var m map[string]any
-			if err := json.Unmarshal([]byte(fl.value()), &m); err != nil || m == nil {
+			if err := json.Unmarshal([]byte(fl.Value()), &m); err != nil || m == nil {
 				add("config", "must be a JSON object")
 			}
 			for k, v := range m {
 				cfg[k] = v
 			}
 		}
-		c := api.DestinationCreate{Type: e.typ, Name: strings.TrimSpace(get("name").value()), Config: cfg, WorkspaceID: e.c.opts.Workspace,
+		c := api.DestinationCreate{Type: e.typ, Name: strings.TrimSpace(get("name").Value()), Config: cfg, WorkspaceID: e.c.opts.Workspace,
 			SamplingRate: samplingRate, FilterRules: e.rulesValue}
 		if !hashes.IsNull() && hashes.IsSet() {
 			c.APIKeyHashes = hashes.Get()
 		}
 		for _, b := range api.DestinationBools {
-			if fl := f.field(b.Name); fl != nil && b.Create != nil {
-				on := fl.on
+			if fl := f.Field(b.Name); fl != nil && b.Create != nil {
+				on := fl.On
 				b.Create(&c, &on)
 			}
 		}
@@ -112,18 +113,18 @@ func (e *destEditor) build() api.FieldErrors {
 		errs = append(errs, api.CheckWebhookConfig(cfg)...)
 	}
 	var p api.DestinationPatch
-	if v := get("name").value(); f.changed("name") && v != derefS(o.Name) {
+	if v := get("name").Value(); f.Changed("name") && v != derefS(o.Name) {
 		p.Name = &v
 	}
 	for _, b := range api.DestinationBools {
-		if on := get(b.Name).on; on != b.Get(&o) {
+		if on := get(b.Name).On; on != b.Get(&o) {
 			b.Patch(&p, &on)
 		}
 	}
 	if samplingRate != nil && *samplingRate != o.SamplingRate {
 		p.SamplingRate = samplingRate
 	}
-	if rs := get("regions").picked(); len(rs) == 0 {
+	if rs := get("regions").Picked(); len(rs) == 0 {
 		add("regions", "pick at least one region: it cannot be cleared")
 	} else if strings.Join(rs, ",") != strings.Join(sortedRegions(o.Regions), ",") {
 		p.Regions = rs
@@ -154,11 +155,11 @@ func (e *destEditor) build() api.FieldErrors {
 }
 
 func (e *destEditor) place(errs api.FieldErrors) api.FieldErrors {
-	rest := e.form.setErrors(errs)
+	rest := e.form.SetErrors(errs)
 	for _, r := range rest {
 		// an error naming no field of the form goes on the first field
-		if e.form.fields[0].err == "" {
-			e.form.fields[0].err = r.Error()
+		if e.form.Fields[0].Err == "" {
+			e.form.Fields[0].Err = r.Error()
 		}
 	}
 	return errs
@@ -179,12 +180,12 @@ func derefS(p *string) string {
 
 // applyServerError puts a 400's message next to the field it names.
 func (e *destEditor) applyServerError(msg string) bool {
-	for i, fl := range e.form.fields {
-		member := strings.TrimPrefix(fl.name, "config.")
-		if strings.Contains(msg, fl.name) || strings.HasPrefix(fl.name, "config.") && strings.Contains(msg, member) {
-			fl.err = textsafe.Line(msg)
-			e.form.idx = i // the focus goes to the field the server refused
-			e.form.focus()
+	for i, fl := range e.form.Fields {
+		member := strings.TrimPrefix(fl.Name, "config.")
+		if strings.Contains(msg, fl.Name) || strings.HasPrefix(fl.Name, "config.") && strings.Contains(msg, member) {
+			fl.Err = textsafe.Line(msg)
+			e.form.Cursor = i // the focus goes to the field the server refused
+			e.form.Focus()
 			return true
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 const otherType = "another type…"
@@ -20,7 +21,7 @@ const otherType = "another type…"
 // it is done with a typeChosen.
 type typePicker struct {
 	c     *common
-	nav   listNav
+	nav   widgets.ListNav
 	keys  TypeKeys
 	other textinput.Model
 	typed bool
@@ -32,8 +33,8 @@ type typeChosen string
 
 func newTypePicker(c *common) *typePicker {
 	k := DefaultTypeKeys()
-	t := &typePicker{c: c, keys: k, other: newInput("type › ", "the type's name, e.g. acme-traces", 64, "")}
-	t.nav.setCount(len(api.DestinationTypeSpecs) + 1)
+	t := &typePicker{c: c, keys: k, other: widgets.NewInput("type › ", "the type's name, e.g. acme-traces", 64, "")}
+	t.nav.SetCount(len(api.DestinationTypeSpecs) + 1)
 	return t
 }
 
@@ -43,7 +44,7 @@ func (t *typePicker) Update(msg tea.Msg) (tea.Cmd, action) {
 		return nil, noAction
 	}
 	if t.typed {
-		switch ik := DefaultInputKeys("use this type"); {
+		switch ik := widgets.DefaultInputKeys("use this type"); {
 		case key.Matches(km, ik.Cancel):
 			t.typed = false
 			t.other.Blur()
@@ -60,15 +61,15 @@ func (t *typePicker) Update(msg tea.Msg) (tea.Cmd, action) {
 		return cmd, noAction
 	}
 	switch {
-	case t.nav.key(km, t.keys.ListKeys):
+	case t.nav.Key(km, t.keys.ListKeys):
 	case key.Matches(km, t.keys.Back):
 		return say("nothing created"), cancelled
 	case key.Matches(km, t.keys.Choose):
-		if t.nav.cursor == len(api.DestinationTypeSpecs) {
+		if t.nav.Cursor == len(api.DestinationTypeSpecs) {
 			t.typed = true
 			return t.other.Focus(), noAction
 		}
-		return nil, done(typeChosen(api.DestinationTypeSpecs[t.nav.cursor].Name))
+		return nil, done(typeChosen(api.DestinationTypeSpecs[t.nav.Cursor].Name))
 	default:
 		return unknownKey(km), noAction
 	}
@@ -77,12 +78,12 @@ func (t *typePicker) Update(msg tea.Msg) (tea.Cmd, action) {
 
 func (t *typePicker) SetSize(w, h int) {
 	t.w, t.h = w, h
-	t.nav.setHeight(max(1, h-3))
+	t.nav.SetHeight(max(1, h-3))
 }
 
 func (t *typePicker) KeyMap() help.KeyMap {
 	if t.typed {
-		return DefaultInputKeys("use this type")
+		return widgets.DefaultInputKeys("use this type")
 	}
 	return t.keys
 }
@@ -93,7 +94,7 @@ func (t *typePicker) View() string { return t.view(t.c.styles, t.w, t.h) }
 
 func (t *typePicker) view(s Styles, w, h int) string {
 	lines := []string{s.Title.Render("New destination: choose its type"), s.Muted.Render("↑/↓ · enter chooses · esc cancels")}
-	a, b := t.nav.visible()
+	a, b := t.nav.Visible()
 	for i := a; i < b; i++ {
 		var name, about string
 		if i < len(api.DestinationTypeSpecs) {
@@ -103,14 +104,14 @@ func (t *typePicker) view(s Styles, w, h int) string {
 			name, about = otherType, "a newer type the server knows: its config is typed as JSON"
 		}
 		line := fitCell(name, 16) + " " + s.Muted.Render(about)
-		if i == t.nav.cursor {
+		if i == t.nav.Cursor {
 			line = s.Selected.Render("▸ " + fitCell(name, 16) + " " + about)
 		} else {
 			line = "  " + line
 		}
 		lines = append(lines, line)
 	}
-	if pos := t.nav.position(); pos != "" {
+	if pos := t.nav.Position(); pos != "" {
 		lines = append(lines, s.Muted.Render(pos))
 	}
 	if t.typed {
@@ -119,4 +120,4 @@ func (t *typePicker) view(s Styles, w, h int) string {
 	return textsafe.Frame(strings.Join(lines, "\n"))
 }
 
-func fitCell(s string, w int) string { return fit(s, w, false) }
+func fitCell(s string, w int) string { return widgets.Fit(s, w, false) }

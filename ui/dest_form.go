@@ -19,6 +19,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 type editorKind int
@@ -47,7 +48,7 @@ type destEditor struct {
 	typ   string          // the type (create)
 	spec  api.DestinationType
 	known bool
-	form  *form
+	form  *widgets.Form
 	// rulesValue is the filter rules as edited (nil: none).
 	rulesValue *api.FilterRules
 	patch      api.DestinationPatch
@@ -57,68 +58,68 @@ type destEditor struct {
 	// the "discard your edits?" question.
 	sub    stack
 	rk     ReviewKeys
-	scroll listNav
+	scroll widgets.ListNav
 	w, h   int
 }
 
 const keysAll, keysOnly = "all keys", "only these hashes"
 
 // commonFields are the fields every destination has, after name.
-func commonFields(d api.Destination, create bool) []*formField {
-	var fs []*formField
+func commonFields(d api.Destination, create bool) []*widgets.Field {
+	var fs []*widgets.Field
 	for _, b := range api.DestinationBools {
 		if create && b.Create == nil {
 			continue
 		}
 		on := b.Get(&d)
-		fs = append(fs, boolField(b.Name, b.Label, b.About, on))
+		fs = append(fs, widgets.BoolField(b.Name, b.Label, b.About, on))
 	}
-	fs = append(fs, textField("sampling_rate", "sampling rate", "0.0001 to 1 (or 0.01% to 100%)", strconv.FormatFloat(d.SamplingRate, 'f', -1, 64)))
+	fs = append(fs, widgets.TextField("sampling_rate", "sampling rate", "0.0001 to 1 (or 0.01% to 100%)", strconv.FormatFloat(d.SamplingRate, 'f', -1, 64)))
 	if !create {
-		fs = append(fs, multiField("regions", "regions", "←/→ choose, space toggles; at least one", api.Regions, sortedRegions(d.Regions)))
+		fs = append(fs, widgets.MultiField("regions", "regions", "←/→ choose, space toggles; at least one", api.Regions, sortedRegions(d.Regions)))
 	}
 	mode := keysAll
 	if d.APIKeyHashes != nil {
 		mode = keysOnly
 	}
-	fs = append(fs, choiceField("api_key_hashes.mode", "key allowlist", "←/→: all keys, or only the hashes below", []string{keysAll, keysOnly}, mode),
-		textField("api_key_hashes", "allowed key hashes", "comma-separated; used with “only these hashes”", strings.Join(d.APIKeyHashes, ", ")),
-		&formField{name: "filter_rules", label: "filter rules", hint: "enter edits the groups of rules", kind: fieldAction, summary: orText(rulesToText(d.FilterRules), "none (null)")})
+	fs = append(fs, widgets.ChoiceField("api_key_hashes.mode", "key allowlist", "←/→: all keys, or only the hashes below", []string{keysAll, keysOnly}, mode),
+		widgets.TextField("api_key_hashes", "allowed key hashes", "comma-separated; used with “only these hashes”", strings.Join(d.APIKeyHashes, ", ")),
+		&widgets.Field{Name: "filter_rules", Label: "filter rules", Hint: "enter edits the groups of rules", Kind: widgets.KindAction, Summary: orText(rulesToText(d.FilterRules), "none (null)")})
 	return fs
 }
 
 // configField is the field of one config member: a secret masked while
 // typed (the masked value it has stays untouched unless replaced), a
 // string, or a JSON value.
-func configField(member, label string, value any, secret, required bool) *formField {
+func configField(member, label string, value any, secret, required bool) *widgets.Field {
 	name := "config." + member
 	switch v := value.(type) {
 	case string:
 		if secret || api.IsMasked(v) {
-			f := secretField(name, label, "secret: masked while typed (ctrl+r shows it)")
+			f := widgets.SecretField(name, label, "secret: masked while typed (ctrl+r shows it)")
 			if v != "" {
-				f.input.Placeholder = textsafe.Line(v) + " (unchanged; type to replace)"
-				f.hint = "secret: stays untouched unless you type a new value (ctrl+r shows it)"
+				f.Input.Placeholder = textsafe.Line(v) + " (unchanged; type to replace)"
+				f.Hint = "secret: stays untouched unless you type a new value (ctrl+r shows it)"
 			}
-			f.required = required
+			f.Required = required
 			return f
 		}
-		f := textField(name, label, "", v)
-		f.required = required
+		f := widgets.TextField(name, label, "", v)
+		f.Required = required
 		return f
 	case nil:
 		if secret {
-			f := secretField(name, label, "secret: masked while typed (ctrl+r shows it)")
-			f.required = required
+			f := widgets.SecretField(name, label, "secret: masked while typed (ctrl+r shows it)")
+			f.Required = required
 			return f
 		}
-		f := textField(name, label, "", "")
-		f.required = required
+		f := widgets.TextField(name, label, "", "")
+		f.Required = required
 		return f
 	}
 	b, _ := json.Marshal(value)
-	f := textField(name, label, "a JSON value", string(b))
-	f.required = required
+	f := widgets.TextField(name, label, "a JSON value", string(b))
+	f.Required = required
 	return f
 }
 
@@ -129,13 +130,13 @@ func newEditEditor(c *common, d api.Destination) *destEditor {
 	if d.Name != nil {
 		name = *d.Name
 	}
-	fields := []*formField{textField("name", "name", "any text", name)}
+	fields := []*widgets.Field{widgets.TextField("name", "name", "any text", name)}
 	fields = append(fields, commonFields(d, false)...)
 	for _, k := range d.ConfigKeys() {
 		fields = append(fields, configField(k, textsafe.Line(k), d.Config[k], e.known && e.spec.IsSecret(k) || !e.known && api.IsSecretMember(k), false))
 	}
-	e.form = newForm(fields...)
-	e.form.readOnly = c.opts.ReadOnly
+	e.form = widgets.NewForm(fields...)
+	e.form.ReadOnly = c.opts.ReadOnly
 	return e
 }
 
@@ -143,8 +144,8 @@ func newCreateEditor(c *common, typ string) *destEditor {
 	e := &destEditor{c: c, kind: editCreate, typ: typ, rk: DefaultReviewKeys()}
 	e.spec, e.known = api.TypeSpec(typ)
 	blank := api.NewDestinationDefaults()
-	fields := []*formField{textField("name", "name", "required", "")}
-	fields[0].required = true
+	fields := []*widgets.Field{widgets.TextField("name", "name", "required", "")}
+	fields[0].Required = true
 	if e.known {
 		for _, m := range e.spec.Required {
 			fields = append(fields, configField(m, m, nil, e.spec.IsSecret(m), true))
@@ -152,17 +153,17 @@ func newCreateEditor(c *common, typ string) *destEditor {
 		for _, m := range e.spec.Optional {
 			f := configField(m, m, nil, e.spec.IsSecret(m), false)
 			if vals := e.spec.Values[m]; len(vals) > 0 {
-				f.hint = "one of " + strings.Join(vals, ", ")
+				f.Hint = "one of " + strings.Join(vals, ", ")
 			}
 			fields = append(fields, f)
 		}
-		fields = append(fields, textField("config.headers", "headers", "optional JSON object of extra HTTP headers", ""))
+		fields = append(fields, widgets.TextField("config.headers", "headers", "optional JSON object of extra HTTP headers", ""))
 	} else {
-		fields = append(fields, textField("config", "config (JSON)", "the type's members as a JSON object", "{}"))
+		fields = append(fields, widgets.TextField("config", "config (JSON)", "the type's members as a JSON object", "{}"))
 	}
 	fields = append(fields, commonFields(blank, true)...)
-	e.form = newForm(fields...)
-	e.form.base = make([]string, len(e.form.fields)) // any value typed is an edit
+	e.form = widgets.NewForm(fields...)
+	e.form.Base = make([]string, len(e.form.Fields)) // any value typed is an edit
 	return e
 }
 
@@ -173,11 +174,11 @@ func newToggleEditor(c *common, d api.Destination, p api.DestinationPatch) *dest
 func (e *destEditor) setSize(w, h int) {
 	e.w, e.h = w, h
 	if e.form != nil {
-		for _, f := range e.form.fields {
-			f.input.Width = max(10, w/2)
+		for _, f := range e.form.Fields {
+			f.Input.Width = max(10, w/2)
 		}
 	}
-	e.scroll.setHeight(max(1, h-5))
+	e.scroll.SetHeight(max(1, h-5))
 	e.sub.SetSize(w, h-1) // below the title
 }
 
@@ -247,7 +248,7 @@ func (e *destEditor) Update(msg tea.Msg) (tea.Cmd, action) {
 		return e.key(msg)
 	case tea.MouseMsg:
 		if e.form != nil {
-			e.form.move(0)
+			e.form.Move(0)
 		}
 	case destReadMsg:
 		if msg.from == e {
@@ -318,45 +319,45 @@ func (e *destEditor) key(msg tea.KeyMsg) (tea.Cmd, action) {
 			}
 		case rulesEdited:
 			e.rulesValue = val.rules
-			e.form.field("filter_rules").summary = orText(rulesToText(e.rulesValue), "none (null)")
+			e.form.Field("filter_rules").Summary = orText(rulesToText(e.rulesValue), "none (null)")
 			e.build()
 		}
 		return cmd, noAction
 	}
-	k := e.form.keys
+	k := e.form.Keys
 	switch {
 	case key.Matches(msg, k.Back):
-		if e.form.edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules) {
-			e.sub.push(newQuestion(e.c, newConfirm("discard your edits?", ""), "answering y/N"))
+		if e.form.Edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules) {
+			e.sub.push(newQuestion(e.c, widgets.NewConfirm("discard your edits?", ""), "answering y/N"))
 			return nil, noAction
 		}
 		return nil, cancelled
 	case key.Matches(msg, k.Save):
-		if e.form.readOnly {
+		if e.form.ReadOnly {
 			return e.readOnlyWhy(), noAction
 		}
 		if errs := e.build(); len(errs) > 0 {
-			return fail("cannot save: " + e.form.errorSummary()), noAction
+			return fail("cannot save: " + e.form.ErrorSummary()), noAction
 		}
 		if e.kind == editUpdate && e.patch.Empty() {
 			return say("nothing changed: no field differs from the destination"), noAction
 		}
 		e.stage = stageReview
-		e.scroll = listNav{height: max(1, e.h-5)}
+		e.scroll = widgets.ListNav{Height: max(1, e.h-5)}
 		return sayFixed("every field is valid"), noAction
-	case key.Matches(msg, k.Open) && e.form.current().kind == fieldAction:
-		if e.form.readOnly {
+	case key.Matches(msg, k.Open) && e.form.Current().Kind == widgets.KindAction:
+		if e.form.ReadOnly {
 			return e.readOnlyWhy(), noAction
 		}
 		e.sub.push(newRulesEditor(e.c, e.rulesValue))
 		return nil, noAction
 	}
-	cmd, changed, used := e.form.key(msg)
+	cmd, changed, used := e.form.Key(msg)
 	if changed {
 		e.build()
 	}
 	if !used {
-		if e.form.readOnly {
+		if e.form.ReadOnly {
 			return e.readOnlyWhy(), noAction
 		}
 		return unknownKey(msg), noAction
@@ -365,7 +366,7 @@ func (e *destEditor) key(msg tea.KeyMsg) (tea.Cmd, action) {
 }
 
 func (e *destEditor) scrollKey(msg tea.KeyMsg) tea.Cmd {
-	if e.scroll.key(msg, DefaultListKeys()) {
+	if e.scroll.Key(msg, widgets.DefaultListKeys()) {
 		return nil
 	}
 	return unknownKey(msg)
@@ -405,7 +406,7 @@ func (e *destEditor) onRead(msg destReadMsg) (tea.Cmd, action) {
 	}
 	e.now = msg.dest
 	e.stage = stageConflict
-	e.scroll = listNav{height: max(1, e.h-5)}
+	e.scroll = widgets.ListNav{Height: max(1, e.h-5)}
 	return fail("it changed on the server since it was loaded: see the three versions"), noAction
 }
 
@@ -488,12 +489,12 @@ func (e *destEditor) view(s Styles, w, h int) string {
 	lines := []string{e.title(s)}
 	if q, ok := e.sub.inline(); ok {
 		lines = append(lines, q)
-	} else if e.form.readOnly {
+	} else if e.form.ReadOnly {
 		lines = append(lines, s.Warning.Render("read-only: changes are disabled · esc closes"))
 	} else {
 		lines = append(lines, s.Muted.Render(e.changeLine()))
 	}
-	lines = append(lines, e.form.view(s, w, h-2))
+	lines = append(lines, e.form.View(s, w, h-2))
 	return strings.Join(lines, "\n")
 }
 
@@ -510,7 +511,7 @@ func (e *destEditor) KeyMap() help.KeyMap {
 	case e.sub.open():
 		return e.sub.top().KeyMap()
 	}
-	fk := e.form.keys
+	fk := e.form.Keys
 	e.c.hideWrites(&fk.Toggle, &fk.Left, &fk.Right, &fk.Save, &fk.Open)
 	return fk
 }
@@ -549,7 +550,7 @@ func (e *destEditor) Typing() bool {
 	case e.sub.open():
 		return e.sub.top().Typing()
 	}
-	return e.form.typing()
+	return e.form.Typing()
 }
 
 // sortedKeys is a map's keys, sorted.
@@ -566,7 +567,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // Dialog reports a screen or an input open: q is then the view's key,
 // never the shell's quit.
-func (v *destView) Dialog() bool { return v.stack.open() || v.filter.typing }
+func (v *destView) Dialog() bool { return v.stack.open() || v.filter.Typing }
 
 // Unsaved says what quitting would lose: edits not saved yet.
 func (v *destView) Unsaved() string { return v.stack.unsaved() }
@@ -576,7 +577,7 @@ func (e *destEditor) Unsaved() string {
 	if e.kind == editToggle || e.form == nil {
 		return ""
 	}
-	edited := e.form.edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules)
+	edited := e.form.Edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules)
 	switch {
 	case !edited:
 		return ""

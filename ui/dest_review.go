@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // reviewLines are the lines of the review.
@@ -60,7 +61,7 @@ func (e *destEditor) isSecret(member string) bool {
 	if e.known {
 		return e.spec.IsSecret(member)
 	}
-	if f := e.form.field("config." + member); f != nil && f.kind == fieldSecret {
+	if f := e.form.Field("config." + member); f != nil && f.Kind == widgets.KindSecret {
 		return true
 	}
 	return api.IsSecretMember(member)
@@ -68,13 +69,13 @@ func (e *destEditor) isSecret(member string) bool {
 
 func (e *destEditor) reviewView(s Styles, w, h int) string {
 	lines := e.reviewLines(s)
-	e.scroll.setCount(len(lines))
+	e.scroll.SetCount(len(lines))
 	out := []string{e.title(s)}
-	a, b := e.scroll.visible()
+	a, b := e.scroll.Visible()
 	for _, l := range lines[a:b] {
 		out = append(out, ansi.Truncate(l, max(1, w), "…"))
 	}
-	if pos := e.scroll.position(); pos != "" {
+	if pos := e.scroll.Position(); pos != "" {
 		out = append(out, s.Muted.Render("lines "+pos))
 	}
 	out = append(out, "", s.Warning.Render("y sends it · esc goes back to the form"))
@@ -85,11 +86,11 @@ func (e *destEditor) reviewView(s Styles, w, h int) string {
 // what this change sends, field by field.
 func (e *destEditor) conflictView(s Styles, w, h int) string {
 	rows := api.ConflictRows(&e.orig, e.now, e.patch)
-	tbl := newTable(
-		column{title: "FIELD", keep: 9, max: 38},
-		column{title: "AS LOADED", keep: 5},
-		column{title: "ON THE SERVER NOW", keep: 7},
-		column{title: "YOURS", keep: 8},
+	tbl := widgets.NewTable(
+		widgets.Column{Title: "FIELD", Keep: 9, Max: 38},
+		widgets.Column{Title: "AS LOADED", Keep: 5},
+		widgets.Column{Title: "ON THE SERVER NOW", Keep: 7},
+		widgets.Column{Title: "YOURS", Keep: 8},
 	)
 	cells := make([][]string, len(rows))
 	for i, r := range rows {
@@ -101,20 +102,20 @@ func (e *destEditor) conflictView(s Styles, w, h int) string {
 			y = "(new value)"
 		}
 		cells[i] = []string{textsafe.Line(r.Field), textsafe.Line(r.Loaded), textsafe.Line(r.Now), textsafe.Line(y)}
-		tbl.measure(cells[i]...)
+		tbl.Measure(cells[i]...)
 	}
-	tbl.layout(w)
-	out := []string{e.title(s), s.Warning.Render("It changed on the server since it was loaded (someone else edited it)."), tbl.header(s)}
-	e.scroll.setCount(len(rows))
-	a, b := e.scroll.visible()
+	tbl.Layout(w)
+	out := []string{e.title(s), s.Warning.Render("It changed on the server since it was loaded (someone else edited it)."), tbl.Header(s)}
+	e.scroll.SetCount(len(rows))
+	a, b := e.scroll.Visible()
 	for i := a; i < b; i++ {
-		line := tbl.row(cells[i], false)
+		line := tbl.Row(cells[i], false)
 		if rows[i].Loaded != rows[i].Now {
 			line = s.Warning.Render(line)
 		}
 		out = append(out, line)
 	}
-	if pos := e.scroll.position(); pos != "" {
+	if pos := e.scroll.Position(); pos != "" {
 		out = append(out, s.Muted.Render("rows "+pos))
 	}
 	choice := "a applies your change on top · l reloads theirs (drops your edits) · esc goes back"

@@ -25,8 +25,8 @@ func (u *ui) selectDest(name string) {
 		v := destOf(m)
 		for k, i := range v.view {
 			if v.rows[i].DisplayName() == name {
-				v.nav.cursor = k
-				v.nav.clamp()
+				v.nav.Cursor = k
+				v.nav.Clamp()
 				return true
 			}
 		}
@@ -44,10 +44,10 @@ func (u *ui) toField(name string) {
 	u.t.Helper()
 	u.until("field "+name, func(m Model) bool {
 		f := destOf(m).editor().form
-		for i, fl := range f.fields {
-			if fl.name == name {
-				f.idx = i
-				f.focus()
+		for i, fl := range f.Fields {
+			if fl.Name == name {
+				f.Cursor = i
+				f.Focus()
 				return true
 			}
 		}
@@ -167,7 +167,7 @@ func TestDestInvalidFormIsNotSentAndKeepsEdits(t *testing.T) {
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("✗ must be 0.0001 to 1")
 	u.until("refused", func(m Model) bool { return strings.Contains(m.errText, "cannot save: 1 field needs fixing") })
-	u.until("edit kept", func(m Model) bool { return destOf(m).editor().form.field("sampling_rate").value() == "1.5" })
+	u.until("edit kept", func(m Model) bool { return destOf(m).editor().form.Field("sampling_rate").Value() == "1.5" })
 	u.quit()
 	if n := len(srv.RequestsTo("PATCH", "/api/v1/observability/destinations/")); n != 0 {
 		t.Fatalf("%d PATCHes for an invalid form", n)
@@ -196,7 +196,7 @@ func TestDestReadOnlySendsNothing(t *testing.T) {
 	u.key(tea.KeyEnter)
 	u.until("editor", editorIn(stageForm))
 	u.runes("typed")
-	u.until("not typed", func(m Model) bool { return !strings.Contains(destOf(m).editor().form.field("name").value(), "typed") })
+	u.until("not typed", func(m Model) bool { return !strings.Contains(destOf(m).editor().form.Field("name").Value(), "typed") })
 	u.quit()
 	if n := len(srv.RequestsTo("PATCH", "/api/v1/observability/destinations/")); n != 0 {
 		t.Fatal("read-only sent a PATCH")
@@ -216,7 +216,7 @@ func TestDestFailedSaveKeepsEdits(t *testing.T) {
 	u.until("failed, edits kept", func(m Model) bool {
 		e := destOf(m).editor()
 		return strings.Contains(m.errText, "not saved (your edits are kept)") && strings.Contains(m.errText, "500") &&
-			e != nil && e.stage == stageForm && e.form.field("name").value() == gateway.BrokenDestination+"-renamed"
+			e != nil && e.stage == stageForm && e.form.Field("name").Value() == gateway.BrokenDestination+"-renamed"
 	})
 	u.quit()
 	if len(patches(srv, srv.DestinationID(gateway.BrokenDestination))) != 1 {
@@ -255,10 +255,10 @@ func TestDestConflictShowsThreeVersions(t *testing.T) {
 func TestDestServerErrorLandsOnItsField(t *testing.T) {
 	e := newEditEditor(&common{}, api.Destination{ID: "d", Type: "langfuse", Regions: []string{"global"}, SamplingRate: 1,
 		Config: map[string]any{"baseUrl": "https://x", "secretKey": "sk-...abcd"}})
-	if !e.applyServerError("Invalid request parameters: sampling_rate must be a number from 0.0001 to 1") || e.form.field("sampling_rate").err == "" {
+	if !e.applyServerError("Invalid request parameters: sampling_rate must be a number from 0.0001 to 1") || e.form.Field("sampling_rate").Err == "" {
 		t.Fatal("sampling_rate error not placed")
 	}
-	if !e.applyServerError("config baseUrl: not a URL") || e.form.field("config.baseUrl").err == "" {
+	if !e.applyServerError("config baseUrl: not a URL") || e.form.Field("config.baseUrl").Err == "" {
 		t.Fatal("config error not placed")
 	}
 }
@@ -354,7 +354,7 @@ func TestDestCreateAndDeleteOverHTTP(t *testing.T) {
 		tp := destOf(m).types()
 		for i, s := range api.DestinationTypeSpecs {
 			if s.Name == "webhook" {
-				tp.nav.cursor = i
+				tp.nav.Cursor = i
 				return true
 			}
 		}
@@ -369,7 +369,7 @@ func TestDestCreateAndDeleteOverHTTP(t *testing.T) {
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.until("missing", func(m Model) bool {
 		f := destOf(m).editor().form
-		return f.field("name").err != "" && f.field("config.url").err != ""
+		return f.Field("name").Err != "" && f.Field("config.url").Err != ""
 	})
 	u.runes("my-hook")
 	u.toField("config.url")

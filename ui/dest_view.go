@@ -16,6 +16,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 const destPageSize = 25
@@ -59,10 +60,10 @@ type destView struct {
 	loaded   bool
 	err      error
 	updated  time.Time
-	nav      listNav
+	nav      widgets.ListNav
 	view     []int
-	tbl      table
-	filter   filterLine
+	tbl      widgets.Table
+	filter   widgets.FilterLine
 	work     string
 	known    knownWorkspaces // offered by w: seen in lists, and the config's
 	inflight map[string]bool
@@ -74,18 +75,18 @@ type destView struct {
 
 func newDestView(c *common) *destView {
 	v := &destView{c: c, keys: DefaultDestKeys(), work: c.opts.Workspace, inflight: map[string]bool{},
-		filter: newFilterLine("name or type contains… (enter on one match opens it)"),
-		tbl: newTable(
-			column{title: "NAME", keep: 7, min: 14}, // names share prefixes (prod-…): the name gives late
-			column{title: "TYPE", keep: 8, max: 16},
-			column{title: "ENABLED", keep: 9, max: 8},
-			column{title: "SAMPLING", keep: 6, max: 9, right: true},
-			column{title: "REGIONS", keep: 5, max: 22},
-			column{title: "PRIVACY", keep: 3, max: 7},
-			column{title: "KEYS", keep: 4, max: 9},
-			column{title: "UPDATED", keep: 1, max: 10, right: true},
+		filter: widgets.NewFilterLine("name or type contains… (enter on one match opens it)"),
+		tbl: widgets.NewTable(
+			widgets.Column{Title: "NAME", Keep: 7, Min: 14}, // names share prefixes (prod-…): the name gives late
+			widgets.Column{Title: "TYPE", Keep: 8, Max: 16},
+			widgets.Column{Title: "ENABLED", Keep: 9, Max: 8},
+			widgets.Column{Title: "SAMPLING", Keep: 6, Max: 9, Right: true},
+			widgets.Column{Title: "REGIONS", Keep: 5, Max: 22},
+			widgets.Column{Title: "PRIVACY", Keep: 3, Max: 7},
+			widgets.Column{Title: "KEYS", Keep: 4, Max: 9},
+			widgets.Column{Title: "UPDATED", Keep: 1, Max: 10, Right: true},
 		)}
-	v.filter.keys.Keep = v.keys.FilterKeep
+	v.filter.Keys.Keep = v.keys.FilterKeep
 	return v
 }
 
@@ -102,7 +103,7 @@ func (v *destView) reload() tea.Cmd {
 	v.gen++
 	v.rows, v.total, v.err = nil, 0, nil
 	v.pager = newPager(v.c.opts)
-	v.nav = listNav{height: v.nav.height}
+	v.nav = widgets.ListNav{Height: v.nav.Height}
 	v.apply()
 	return v.loadPage()
 }
@@ -145,7 +146,7 @@ func (v *destView) update(msg tea.Msg) tea.Cmd {
 		switch {
 		case v.stack.open():
 			return v.act(v.stack.update(msg))
-		case v.nav.wheel(msg):
+		case v.nav.Wheel(msg):
 			return v.maybeMore()
 		}
 	case tea.KeyMsg:
@@ -185,7 +186,7 @@ func (v *destView) maybeMore() tea.Cmd {
 	}
 	// A filter searches every destination the server has: the rest is
 	// read (within the pager's bounds) while one is set.
-	if v.filter.query() != "" || v.nav.cursor >= len(v.view)-5 || len(v.view) < v.nav.height {
+	if v.filter.Query() != "" || v.nav.Cursor >= len(v.view)-5 || len(v.view) < v.nav.Height {
 		return v.loadPage()
 	}
 	return nil
@@ -197,30 +198,30 @@ func (v *destView) apply() {
 		selID = d.ID
 	}
 	v.view = v.view[:0]
-	q := v.filter.query()
-	v.tbl.resetContent()
+	q := v.filter.Query()
+	v.tbl.ResetContent()
 	for i := range v.rows {
 		d := &v.rows[i]
-		if q != "" && !containsFold(d.DisplayName(), q) && !containsFold(d.Type, q) {
+		if q != "" && !widgets.ContainsFold(d.DisplayName(), q) && !widgets.ContainsFold(d.Type, q) {
 			continue
 		}
 		v.view = append(v.view, i)
-		v.tbl.measure(v.cells(d)...)
+		v.tbl.Measure(v.cells(d)...)
 	}
-	v.nav.setCount(len(v.view))
+	v.nav.SetCount(len(v.view))
 	for k, i := range v.view {
 		if v.rows[i].ID == selID {
-			v.nav.cursor = k
+			v.nav.Cursor = k
 		}
 	}
-	v.nav.clamp()
+	v.nav.Clamp()
 }
 
 func (v *destView) selected() *api.Destination {
-	if v.nav.cursor < 0 || v.nav.cursor >= len(v.view) || v.view[v.nav.cursor] >= len(v.rows) {
+	if v.nav.Cursor < 0 || v.nav.Cursor >= len(v.view) || v.view[v.nav.Cursor] >= len(v.rows) {
 		return nil // none, or the rows changed under a view not yet applied
 	}
-	return &v.rows[v.view[v.nav.cursor]]
+	return &v.rows[v.view[v.nav.Cursor]]
 }
 
 func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
@@ -228,11 +229,11 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return v.act(v.stack.update(msg))
 	}
 	switch {
-	case v.filter.typing:
-		if key.Matches(msg, v.filter.keys.Keep) {
+	case v.filter.Typing:
+		if key.Matches(msg, v.filter.Keys.Keep) {
 			return v.filterEnter()
 		}
-		cmd, _, changed := v.filter.key(msg)
+		cmd, _, changed := v.filter.Key(msg)
 		if changed {
 			v.apply()
 		}
@@ -243,7 +244,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := v.keys
 	switch {
-	case v.nav.key(msg, k.ListKeys):
+	case v.nav.Key(msg, k.ListKeys):
 		return v.maybeMore()
 	case key.Matches(msg, k.Refresh):
 		return v.reload()
@@ -253,10 +254,10 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		v.stack.push(w)
 		return w.input.Focus()
 	case key.Matches(msg, k.Filter):
-		return v.filter.start()
+		return v.filter.Start()
 	case key.Matches(msg, k.Back):
-		if v.filter.active() {
-			v.filter.clear()
+		if v.filter.Active() {
+			v.filter.Clear()
 			v.apply()
 			return say("filter cleared")
 		}
@@ -287,7 +288,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !d.Enabled {
 			verb = "enable"
 		}
-		v.stack.push(newQuestion(v.c, newConfirm(verb+" '"+d.DisplayName()+"'?", d.ID), "answering y/N"))
+		v.stack.push(newQuestion(v.c, widgets.NewConfirm(verb+" '"+d.DisplayName()+"'?", d.ID), "answering y/N"))
 	case key.Matches(msg, k.Edit):
 		v.stack.push(newEditEditor(v.c, *d))
 	case key.Matches(msg, k.Delete):
@@ -299,7 +300,7 @@ func (v *destView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if strings.Contains(word, "‹U+") {
 			how = "Type its name as shown, each ‹U+…› as <U+…>, to confirm:"
 		}
-		q := newQuestion(v.c, newTypedConfirm("delete '"+textsafe.Visible(d.DisplayName())+"'? It stops receiving generations. "+how, word, d.ID), "typing the name to delete")
+		q := newQuestion(v.c, widgets.NewTypedConfirm("delete '"+textsafe.Visible(d.DisplayName())+"'? It stops receiving generations. "+how, word, d.ID), "typing the name to delete")
 		v.stack.push(q)
 		return q.focus()
 	default:
@@ -440,8 +441,8 @@ func (v *destView) KeyMap() help.KeyMap {
 	if s := v.stack.top(); s != nil {
 		return s.KeyMap()
 	}
-	if v.filter.typing {
-		return v.filter.keys
+	if v.filter.Typing {
+		return v.filter.Keys
 	}
 	k := v.keys
 	if v.c.opts.ReadOnly {
@@ -455,7 +456,7 @@ func (v *destView) Help() string {
 	if s := v.stack.top(); s != nil {
 		return s.Help()
 	}
-	if v.filter.typing {
+	if v.filter.Typing {
 		return "filtering destinations"
 	}
 	return "destinations"
@@ -465,7 +466,7 @@ func (v *destView) Typing() bool {
 	if s := v.stack.top(); s != nil {
 		return s.Typing()
 	}
-	return v.filter.typing
+	return v.filter.Typing
 }
 
 func (v *destView) Busy() string {

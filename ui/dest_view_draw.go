@@ -23,12 +23,12 @@ func (v *destView) SetSize(w, h int) {
 }
 
 func (v *destView) layout() {
-	v.tbl.layout(v.w)
+	v.tbl.Layout(v.w)
 	extra := 0
 	if pagingNote(v.pager) != "" {
 		extra = 1
 	}
-	v.nav.setHeight(max(1, v.h-3-extra))
+	v.nav.SetHeight(max(1, v.h-3-extra))
 }
 
 func (v *destView) cells(d *api.Destination) []string {
@@ -69,7 +69,7 @@ func (v *destView) View() string {
 		ws = "workspace " + textsafe.Line(v.work)
 	}
 	head := s.Title.Render("Destinations") + s.Muted.Render("  "+ws+" · "+format.Int(len(v.rows))+" of "+format.Int(v.total)+" loaded")
-	if pos := v.nav.position(); pos != "" {
+	if pos := v.nav.Position(); pos != "" {
 		head += s.Muted.Render(" · " + pos)
 	}
 	if v.c.opts.ReadOnly {
@@ -83,8 +83,8 @@ func (v *destView) View() string {
 	switch {
 	case asking:
 		lines = append(lines, inline)
-	case v.filter.active():
-		lines = append(lines, v.filter.line(s, len(v.view), len(v.rows)))
+	case v.filter.Active():
+		lines = append(lines, v.filter.Line(s, len(v.view), len(v.rows)))
 	default:
 		lines = append(lines, "")
 	}
@@ -92,17 +92,17 @@ func (v *destView) View() string {
 		loading: "loading…",
 		empty:   "no destinations: n creates one",
 		noMatch: noMatchYet("no destination matches", v.pager, len(v.rows), "esc clears the filter"),
-		header:  v.tbl.header(s)}.top(s)
+		header:  v.tbl.Header(s)}.top(s)
 	lines = append(lines, top...)
 	if !rows {
 		return strings.Join(lines, "\n")
 	}
-	a, b := v.nav.visible()
+	a, b := v.nav.Visible()
 	for k := a; k < b; k++ {
 		d := &v.rows[v.view[k]]
-		line := v.tbl.row(v.cells(d), k == v.nav.cursor)
+		line := v.tbl.Row(v.cells(d), k == v.nav.Cursor)
 		switch {
-		case k == v.nav.cursor:
+		case k == v.nav.Cursor:
 			line = s.Selected.Render(line)
 		case !d.Enabled:
 			line = s.Muted.Render(line)

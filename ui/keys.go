@@ -1,6 +1,9 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/gwdash/gwdash/ui/widgets"
+)
 
 // Every component declares its keys once, in a KeyMap built by a Default…
 // function. Update matches keys only through key.Matches on these
@@ -8,9 +11,12 @@ import "github.com/charmbracelet/bubbles/key"
 // help cannot drift from what the keys do. The same key means the same
 // thing everywhere: esc goes back, / filters, enter opens, tab and
 // shift+tab move focus, space toggles, y/N confirm, r refreshes.
+// The widgets' own keys (ListKeys, FilterKeys, InputKeys, ConfirmKeys,
+// FormKeys, PathKeys) are in ui/widgets/keys.go; the maps here embed or
+// adapt them.
 
 func bind(keys []string, helpKey, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	return widgets.Bind(keys, helpKey, desc)
 }
 
 // GlobalKeys are the shell's keys (outside typing, but ctrl+c).
@@ -45,58 +51,15 @@ func (k GlobalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Batches, k.Playground, k.Destinations, k.Logs, k.Help, k.AnyHelp, k.Dismiss, k.Quit, k.ForceQuit}}
 }
 
-// ListKeys move through any list or table, and are shared by all of them.
-type ListKeys struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Open, Back, Filter, Refresh             key.Binding
-}
-
-// DefaultListKeys returns the shared list keys.
-func DefaultListKeys() ListKeys {
-	return ListKeys{
-		Up:       bind([]string{"up", "k"}, "↑/k", "up"),
-		Down:     bind([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:   bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown: bind([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Top:      bind([]string{"home", "g"}, "g", "top"),
-		Bottom:   bind([]string{"end", "G"}, "G", "bottom"),
-		Open:     bind([]string{"enter"}, "enter", "open"),
-		Back:     bind([]string{"esc"}, "esc", "back"),
-		Filter:   bind([]string{"/"}, "/", "filter"),
-		Refresh:  bind([]string{"r"}, "r", "refresh"),
-	}
-}
-
-func (k ListKeys) nav() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
-}
-
-// FilterKeys are the keys of a filter line while it is typed.
-type FilterKeys struct{ Keep, Clear key.Binding }
-
-// DefaultFilterKeys returns the filter line's keys.
-func DefaultFilterKeys() FilterKeys {
-	return FilterKeys{
-		Keep:  bind([]string{"enter"}, "enter", "keep filter"),
-		Clear: bind([]string{"esc"}, "esc", "clear filter"),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k FilterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Keep, k.Clear} }
-
-// FullHelp implements help.KeyMap.
-func (k FilterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // HelpScreenKeys close and scroll the ? screen.
 type HelpScreenKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Close key.Binding
 }
 
 // DefaultHelpScreenKeys returns the help screen's keys.
 func DefaultHelpScreenKeys() HelpScreenKeys {
-	return HelpScreenKeys{ListKeys: DefaultListKeys(), Close: bind([]string{"?", "f1", "esc", "q"}, "?/esc", "close")}
+	return HelpScreenKeys{ListKeys: widgets.DefaultListKeys(), Close: bind([]string{"?", "f1", "esc", "q"}, "?/esc", "close")}
 }
 
 // ShortHelp implements help.KeyMap.
@@ -109,26 +72,9 @@ func (k HelpScreenKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Close, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
-// ConfirmKeys answer a y/N question; N, n and esc all say no.
-type ConfirmKeys struct{ Yes, No key.Binding }
-
-// DefaultConfirmKeys returns the confirm prompt's keys.
-func DefaultConfirmKeys() ConfirmKeys {
-	return ConfirmKeys{
-		Yes: bind([]string{"y", "Y"}, "y", "yes"),
-		No:  bind([]string{"n", "N", "esc"}, "N/esc", "no"),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k ConfirmKeys) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.No} }
-
-// FullHelp implements help.KeyMap.
-func (k ConfirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // HomeKeys are the batches home's keys.
 type HomeKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Status, Sort, Delete, Submit key.Binding
 	// FilterKeep is enter on the filter line: keep it, or open the id
 	// typed there.
@@ -140,7 +86,7 @@ type HomeKeys struct {
 
 // DefaultHomeKeys returns the batches home's key map.
 func DefaultHomeKeys() HomeKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Filter = bind([]string{"/"}, "/", "filter, or type an id")
 	return HomeKeys{ListKeys: l,
 		Status:     bind([]string{"f"}, "f", "status: all/in flight/settled/failed/with failed requests"),
@@ -161,18 +107,18 @@ func (k HomeKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k HomeKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Status, k.Sort, k.Refresh}, {k.Submit, k.Delete, k.Mark, k.Diff, k.Watch}}
+	return [][]key.Binding{k.Nav(), {k.Open, k.Filter, k.Status, k.Sort, k.Refresh}, {k.Submit, k.Delete, k.Mark, k.Diff, k.Watch}}
 }
 
 // DiffKeys are the diff screen's keys (two batches compared).
 type DiffKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Show key.Binding
 }
 
 // DefaultDiffKeys returns the diff screen's key map.
 func DefaultDiffKeys() DiffKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Open = bind([]string{"enter"}, "enter", "answers side by side")
 	l.Back = bind([]string{"esc"}, "esc", "back to all batches")
 	return DiffKeys{ListKeys: l,
@@ -185,17 +131,17 @@ func (k DiffKeys) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Sho
 
 // FullHelp implements help.KeyMap.
 func (k DiffKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Show, k.Back}}
+	return [][]key.Binding{k.Nav(), {k.Open, k.Show, k.Back}}
 }
 
 // DiffRowKeys are the keys of one row of a diff, side by side.
 type DiffRowKeys struct {
-	ListKeys
+	widgets.ListKeys
 }
 
 // DefaultDiffRowKeys returns the key map of a diff's row.
 func DefaultDiffRowKeys() DiffRowKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Back = bind([]string{"esc"}, "esc", "back to the rows")
 	return DiffRowKeys{ListKeys: l}
 }
@@ -206,11 +152,11 @@ func (k DiffRowKeys) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements help.KeyMap.
-func (k DiffRowKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.nav(), {k.Back}} }
+func (k DiffRowKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.Nav(), {k.Back}} }
 
 // BatchKeys are one batch's keys (its results table).
 type BatchKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Show, ErrorType, Sort, Export, Copy key.Binding
 	// Watch says when the batch ends (a terminal notification).
 	Watch key.Binding
@@ -221,7 +167,7 @@ type BatchKeys struct {
 
 // DefaultBatchKeys returns the batch view's key map.
 func DefaultBatchKeys() BatchKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Open = bind([]string{"enter"}, "enter", "result detail")
 	l.Back = bind([]string{"esc"}, "esc", "back to all batches")
 	l.Refresh = bind([]string{"r"}, "r", "poll now")
@@ -245,7 +191,7 @@ func (k BatchKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k BatchKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Watch, k.Back}, {k.Retry, k.Effective}}
+	return [][]key.Binding{k.Nav(), {k.Open, k.Filter, k.Show, k.ErrorType, k.Sort}, {k.Refresh, k.Export, k.Copy, k.Watch, k.Back}, {k.Retry, k.Effective}}
 }
 
 // RetryKeys are the retry dialog's keys: choose the error types, change
@@ -276,13 +222,13 @@ func (k RetryKeys) FullHelp() [][]key.Binding {
 
 // DetailKeys are a result detail's keys.
 type DetailKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Raw, Reasoning, Logprobs, Copy key.Binding
 }
 
 // DefaultDetailKeys returns the result detail's key map.
 func DefaultDetailKeys() DetailKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Back = bind([]string{"esc"}, "esc", "back to results")
 	return DetailKeys{ListKeys: l,
 		Raw:       bind([]string{"J"}, "J", "raw JSON"),
@@ -297,25 +243,8 @@ func (k DetailKeys) ShortHelp() []key.Binding { return []key.Binding{k.Back, k.R
 
 // FullHelp implements help.KeyMap.
 func (k DetailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Back, k.Raw, k.Reasoning, k.Logprobs, k.Copy}}
+	return [][]key.Binding{k.Nav(), {k.Back, k.Raw, k.Reasoning, k.Logprobs, k.Copy}}
 }
-
-// InputKeys end a one-line input: enter accepts, esc cancels.
-type InputKeys struct{ Accept, Cancel key.Binding }
-
-// DefaultInputKeys returns an input's keys; accept says what enter does.
-func DefaultInputKeys(accept string) InputKeys {
-	return InputKeys{
-		Accept: bind([]string{"enter"}, "enter", accept),
-		Cancel: bind([]string{"esc"}, "esc", "cancel"),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k InputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Cancel} }
-
-// FullHelp implements help.KeyMap.
-func (k InputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // WorkspaceKeys choose the destinations' workspace: a known one by
 // tab/shift+tab, or a typed UUID.
@@ -338,24 +267,6 @@ func (k WorkspaceKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k WorkspaceKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
-// PathKeys are the keys of a path input (export, save, submit).
-type PathKeys struct{ Accept, Complete, Cancel key.Binding }
-
-// DefaultPathKeys returns the path input's keys.
-func DefaultPathKeys() PathKeys {
-	return PathKeys{
-		Accept:   bind([]string{"enter"}, "enter", "accept"),
-		Complete: bind([]string{"tab"}, "tab", "complete path"),
-		Cancel:   bind([]string{"esc"}, "esc", "cancel"),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k PathKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Complete, k.Cancel} }
-
-// FullHelp implements help.KeyMap.
-func (k PathKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // SubmitKeys are the submit dialog's keys.
 type SubmitKeys struct {
@@ -457,14 +368,14 @@ func (k PickerKeys) FullHelp() [][]key.Binding {
 // ProvidersKeys are the providers panel's keys: the list's moves, marking
 // providers in order, sorting, and what the marks are for.
 type ProvidersKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Mark, Sort, Reverse, Order, Race, Clear, Reload, Close key.Binding
 }
 
 // DefaultProvidersKeys returns the providers panel's key map.
 func DefaultProvidersKeys() ProvidersKeys {
 	return ProvidersKeys{
-		ListKeys: DefaultListKeys(),
+		ListKeys: widgets.DefaultListKeys(),
 		Mark:     bind([]string{" "}, "space", "mark in order"),
 		Sort:     bind([]string{"s"}, "s", "sort by next column"),
 		Reverse:  bind([]string{"S"}, "S", "reverse the sort"),
@@ -483,43 +394,21 @@ func (k ProvidersKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k ProvidersKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Mark, k.Clear, k.Order, k.Race}, {k.Sort, k.Reverse, k.Reload, k.Close}}
-}
-
-// FormKeys are the keys of every form (settings, destination edit and
-// create).
-type FormKeys struct {
-	Next, Prev, Toggle, Left, Right key.Binding
-	Save, Reveal, Open, Back        key.Binding
+	return [][]key.Binding{k.Nav(), {k.Mark, k.Clear, k.Order, k.Race}, {k.Sort, k.Reverse, k.Reload, k.Close}}
 }
 
 // DefaultToolFormKeys are the tool form's keys: a form's, where ctrl+s
 // adds the tool to the settings.
-func DefaultToolFormKeys() FormKeys {
-	k := DefaultFormKeys()
+func DefaultToolFormKeys() widgets.FormKeys {
+	k := widgets.DefaultFormKeys()
 	k.Save = bind([]string{"ctrl+s"}, "ctrl+s", "add the tool")
 	return k
 }
 
-// DefaultFormKeys returns the forms' key map.
-func DefaultFormKeys() FormKeys {
-	return FormKeys{
-		Next:   bind([]string{"tab", "down"}, "tab/↓", "next field"),
-		Prev:   bind([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
-		Toggle: bind([]string{" "}, "space", "toggle"),
-		Left:   bind([]string{"left"}, "←", "previous choice"),
-		Right:  bind([]string{"right"}, "→", "next choice"),
-		Save:   bind([]string{"ctrl+s"}, "ctrl+s", "review & save"),
-		Reveal: bind([]string{"ctrl+r"}, "ctrl+r", "show/hide secret"),
-		Open:   bind([]string{"enter"}, "enter", "edit rules"),
-		Back:   bind([]string{"esc"}, "esc", "close (asks if edited)"),
-	}
-}
-
 // DefaultSettingsKeys returns the playground settings' key map: a form
 // whose ctrl+s keeps the settings (only when every field is valid).
-func DefaultSettingsKeys() FormKeys {
-	k := DefaultFormKeys()
+func DefaultSettingsKeys() widgets.FormKeys {
+	k := widgets.DefaultFormKeys()
 	k.Save = bind([]string{"ctrl+s"}, "ctrl+s", "keep settings")
 	k.Back = bind([]string{"esc"}, "esc", "close (asks if changed)")
 	// The settings hold no secret and no rules: ctrl+r and enter do
@@ -529,17 +418,9 @@ func DefaultSettingsKeys() FormKeys {
 	return k
 }
 
-// ShortHelp implements help.KeyMap.
-func (k FormKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Toggle, k.Save, k.Back} }
-
-// FullHelp implements help.KeyMap.
-func (k FormKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.Toggle, k.Left, k.Right}, {k.Save, k.Reveal, k.Open, k.Back}}
-}
-
 // DestKeys are the destinations list's keys.
 type DestKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Toggle, Edit, New, Delete, Workspace key.Binding
 	// FilterKeep is enter on the filter line: keep it, or open the one
 	// match (as in the batches home).
@@ -548,7 +429,7 @@ type DestKeys struct {
 
 // DefaultDestKeys returns the destinations list's key map.
 func DefaultDestKeys() DestKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Open = bind([]string{"enter"}, "enter", "edit")
 	return DestKeys{ListKeys: l,
 		Toggle:     bind([]string{" "}, "space", "enable/disable"),
@@ -575,18 +456,18 @@ func (k DestKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k DestKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Toggle, k.Edit, k.New, k.Delete}, {k.Filter, k.Workspace, k.Refresh}}
+	return [][]key.Binding{k.Nav(), {k.Toggle, k.Edit, k.New, k.Delete}, {k.Filter, k.Workspace, k.Refresh}}
 }
 
 // TypeKeys are the type picker's keys.
 type TypeKeys struct {
-	ListKeys
+	widgets.ListKeys
 	Choose key.Binding
 }
 
 // DefaultTypeKeys returns the type picker's keys.
 func DefaultTypeKeys() TypeKeys {
-	return TypeKeys{ListKeys: DefaultListKeys(), Choose: bind([]string{"enter"}, "enter", "choose")}
+	return TypeKeys{ListKeys: widgets.DefaultListKeys(), Choose: bind([]string{"enter"}, "enter", "choose")}
 }
 
 // ShortHelp implements help.KeyMap.
@@ -594,7 +475,7 @@ func (k TypeKeys) ShortHelp() []key.Binding { return []key.Binding{k.Choose, k.B
 
 // FullHelp implements help.KeyMap.
 func (k TypeKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.nav(), {k.Choose, k.Back}}
+	return [][]key.Binding{k.Nav(), {k.Choose, k.Back}}
 }
 
 // ReviewKeys are the review screen's keys (and the conflict choices).
@@ -656,7 +537,7 @@ func (k keyMap) FullHelp() [][]key.Binding { return k.full }
 // LogsKeys are the Logs view's keys: the list's, and what a logged
 // request can do (r, c and y act on the selected row, or the one open).
 type LogsKeys struct {
-	List                                ListKeys
+	List                                widgets.ListKeys
 	Replay, Rerace, Curl, Reload, Spend key.Binding
 	// SpendClose closes the spend panel.
 	SpendClose key.Binding
@@ -664,7 +545,7 @@ type LogsKeys struct {
 
 // DefaultLogsKeys returns the Logs view's key map.
 func DefaultLogsKeys() LogsKeys {
-	l := DefaultListKeys()
+	l := widgets.DefaultListKeys()
 	l.Filter = bind([]string{"/"}, "/", "search")
 	return LogsKeys{
 		List:       l,
@@ -684,7 +565,7 @@ func (k LogsKeys) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k LogsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.List.nav(), {k.List.Open, k.List.Back, k.List.Filter, k.Reload, k.Spend}, {k.Replay, k.Rerace, k.Curl}}
+	return [][]key.Binding{k.List.Nav(), {k.List.Open, k.List.Back, k.List.Filter, k.Reload, k.Spend}, {k.Replay, k.Rerace, k.Curl}}
 }
 
 // ToolAnswerKeys answer the model's function calls in the playground: a

@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/ui/transcript"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // logsAsk is what a Logs screen asks of the view.
@@ -56,7 +57,7 @@ type logDetail struct {
 
 	lines []string
 	width int // the width lines were laid out for
-	nav   listNav
+	nav   widgets.ListNav
 	// answer is the answer rendered as markdown for answerWidth (nil
 	// until its command has answered: shown plain).
 	answer      []string
@@ -77,7 +78,7 @@ func (d *logDetail) Update(msg tea.Msg) (tea.Cmd, action) {
 	case tea.WindowSizeMsg:
 		return d.render(), noAction
 	case tea.MouseMsg:
-		d.nav.wheel(msg)
+		d.nav.Wheel(msg)
 	case tea.KeyMsg:
 		if what, ok := d.keys.ask(msg); ok {
 			return nil, event(logsAsk{what: what, entry: d.entry})
@@ -85,7 +86,7 @@ func (d *logDetail) Update(msg tea.Msg) (tea.Cmd, action) {
 		switch {
 		case key.Matches(msg, d.keys.List.Back):
 			return nil, cancelled
-		case d.nav.key(msg, d.keys.List):
+		case d.nav.Key(msg, d.keys.List):
 		default:
 			return unknownKey(msg), noAction
 		}
@@ -115,12 +116,12 @@ func (d *logDetail) layout() {
 	}
 	d.lines = detailLines(d.entry, d.c.styles, d.textWidth(), answer)
 	d.width = d.w
-	d.nav.setCount(len(d.lines))
+	d.nav.SetCount(len(d.lines))
 }
 
 func (d *logDetail) SetSize(w, h int) {
 	d.w, d.h = w, h
-	d.nav.setHeight(max(1, h-1))
+	d.nav.SetHeight(max(1, h-1))
 	if d.width != w || d.lines == nil {
 		d.layout()
 	}
@@ -129,9 +130,9 @@ func (d *logDetail) SetSize(w, h int) {
 // View draws the row as laid out; it changes nothing.
 func (d *logDetail) View() string {
 	s := d.c.styles
-	a := d.nav.offset
-	b := min(len(d.lines), a+d.nav.height)
-	pos := scrollPosition(a, d.nav.height, len(d.lines))
+	a := d.nav.Offset
+	b := min(len(d.lines), a+d.nav.Height)
+	pos := widgets.ScrollPosition(a, d.nav.Height, len(d.lines))
 	head := s.Title.Render(fmt.Sprintf("Request %d", d.entry.ID)) + "  " + s.Muted.Render("esc back · r playground · c compare · y curl  "+pos)
 	return strings.Join(append([]string{head}, d.lines[a:b]...), "\n")
 }

@@ -19,11 +19,11 @@ import (
 
 // measure sizes the columns to the rows' content.
 func (v *logsView) measure() {
-	v.table.resetContent()
+	v.table.ResetContent()
 	for i := range v.rows {
-		v.table.measure(v.cells(&v.rows[i])...)
+		v.table.Measure(v.cells(&v.rows[i])...)
 	}
-	v.table.layout(v.w)
+	v.table.Layout(v.w)
 }
 
 // cells are a row's cells, inert.
@@ -68,24 +68,24 @@ func (v *logsView) View() string {
 	if p, ok := v.stack.top().(*spendScreen); ok {
 		return strings.Join(append(lines, p.View()), "\n")
 	}
-	if l := v.search.line(s, len(v.rows), v.total); l != "" {
+	if l := v.search.Line(s, len(v.rows), v.total); l != "" {
 		lines = append(lines, l)
 	} else {
 		lines = append(lines, s.Muted.Render("/ searches (words, model: provider: state: since:7d) · enter opens · r playground · c compare · y curl"))
 	}
-	st := listState{err: v.err, loaded: v.loaded, total: v.total, shown: len(v.rows), width: v.w, header: v.table.header(s),
+	st := listState{err: v.err, loaded: v.loaded, total: v.total, shown: len(v.rows), width: v.w, header: v.table.Header(s),
 		loading: "reading the request log…", empty: "nothing logged yet: requests sent from the playground, compare or respond appear here",
 		noMatch: "no logged request matches: esc clears the search"}
-	if v.total == 0 && v.search.input.Value() != "" {
+	if v.total == 0 && v.search.Input.Value() != "" {
 		st.total = 1 // a search that finds nothing is "no match", not "nothing logged"
 	}
 	top, rows := st.top(s)
 	lines = append(lines, top...)
 	if rows {
-		a, b := v.nav.visible()
+		a, b := v.nav.Visible()
 		for i := a; i < b; i++ {
-			line := v.table.row(v.cells(&v.rows[i]), i == v.nav.cursor)
-			if i == v.nav.cursor {
+			line := v.table.Row(v.cells(&v.rows[i]), i == v.nav.Cursor)
+			if i == v.nav.Cursor {
 				line = s.Selected.Render(line)
 			}
 			lines = append(lines, line)
@@ -105,7 +105,7 @@ func (v *logsView) chart() string {
 		today = v.spend[n-1]
 	}
 	head := fmt.Sprintf("%s logged", format.Plural(v.total, "request", "requests"))
-	if v.search.input.Value() != "" {
+	if v.search.Input.Value() != "" {
 		head = fmt.Sprintf("%s of %s", format.Int(len(v.rows)), format.Plural(v.total, "match", "matches"))
 	}
 	return s.Title.Render("Logs") + "  " + s.Muted.Render(head) + "  " + s.Label.Render("logged spend 30d ") +

@@ -17,6 +17,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // spendPanel is what the panel shows.
@@ -122,7 +123,7 @@ func (sp *spendScreen) View() string {
 				lines = append(lines, s.Muted.Render(fmt.Sprintf("  … %d more", len(rows)-room)))
 				break
 			}
-			lines = append(lines, fmt.Sprintf("  %-40s %10s %9s", fit(textsafe.Line(orDashUI(name(r))), 40, false), format.Cost(r.Cost), format.Int(r.Requests)))
+			lines = append(lines, fmt.Sprintf("  %-40s %10s %9s", widgets.Fit(textsafe.Line(orDashUI(name(r))), 40, false), format.Cost(r.Cost), format.Int(r.Requests)))
 		}
 	}
 	table("MODEL", p.byModel, func(r reqlog.SpendRow) string { return r.Model })

@@ -49,7 +49,7 @@ func TestPlaygroundTurnsAreLoggedAndTheLogsViewReopensThem(t *testing.T) {
 	clip := func(s string) error { mu.Lock(); copied = s; mu.Unlock(); return nil }
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini", Requests: rec, Clipboard: clip}, 140, 40)
 	u.until("temperature set", func(m Model) bool {
-		playOf(m).settings.field(setTemperature).input.SetValue("0.4")
+		playOf(m).settings.Field(setTemperature).Input.SetValue("0.4")
 		return true
 	})
 	u.typePrompt("first question")
@@ -78,7 +78,7 @@ func TestPlaygroundTurnsAreLoggedAndTheLogsViewReopensThem(t *testing.T) {
 	u.runes("first")
 	u.screen("1 of 1")
 	u.key(tea.KeyEnter)
-	u.until("one row", func(m Model) bool { return len(logsOf(m).rows) == 1 && !logsOf(m).search.typing })
+	u.until("one row", func(m Model) bool { return len(logsOf(m).rows) == 1 && !logsOf(m).search.Typing })
 	u.key(tea.KeyEnter)
 	u.screen("Request ", "── input ──", "first question", "── answer ──", "provider      OpenAI")
 	// The answer is rendered as markdown, as in the playground: its code
@@ -102,7 +102,7 @@ func TestPlaygroundTurnsAreLoggedAndTheLogsViewReopensThem(t *testing.T) {
 	u.until("reopened in the playground", func(m Model) bool {
 		p := playOf(m)
 		return m.active == viewPlayground && p.prompt.Value() == "first question" && p.model == "openai/gpt-4o-mini" &&
-			p.settings.field(setTemperature).value() == "0.4" && len(p.turns) == 0 && p.mode == playTyping
+			p.settings.Field(setTemperature).Value() == "0.4" && len(p.turns) == 0 && p.mode == playTyping
 	})
 	// Sent as it is, the new row says which row it replays.
 	first := rows[1].ID

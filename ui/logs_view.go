@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/ui/transcript"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // logsPage is how many rows a load reads: the view scrolls through them,
@@ -30,12 +31,12 @@ type logsView struct {
 	keys LogsKeys
 	w, h int
 
-	nav    listNav
-	search filterLine
+	nav    widgets.ListNav
+	search widgets.FilterLine
 	rows   []reqlog.Entry
 	total  int
 	spend  []float64
-	table  table
+	table  widgets.Table
 
 	db      *reqlog.DB
 	gen     int
@@ -52,18 +53,18 @@ type logsView struct {
 }
 
 func newLogsView(c *common) *logsView {
-	v := &logsView{c: c, keys: DefaultLogsKeys(), search: newFilterLine("words · model: provider: state: since:7d")}
-	v.table = newTable(
+	v := &logsView{c: c, keys: DefaultLogsKeys(), search: widgets.NewFilterLine("words · model: provider: state: since:7d")}
+	v.table = widgets.NewTable(
 		// The input's first line gives way first: time, cost and end state
 		// are what a row is read for.
-		column{title: "TIME", keep: 9, min: 11},
-		column{title: "MODEL", max: 32, keep: 6, min: 12},
-		column{title: "PROVIDER", max: 16, keep: 3, optional: true},
-		column{title: "TOKENS", keep: 7, right: true},
-		column{title: "COST", keep: 8, right: true, min: 7},
-		column{title: "TTFT", keep: 2, right: true, optional: true},
-		column{title: "STATE", max: 14, keep: 8, min: 9},
-		column{title: "INPUT", keep: 1, min: 10},
+		widgets.Column{Title: "TIME", Keep: 9, Min: 11},
+		widgets.Column{Title: "MODEL", Max: 32, Keep: 6, Min: 12},
+		widgets.Column{Title: "PROVIDER", Max: 16, Keep: 3, Optional: true},
+		widgets.Column{Title: "TOKENS", Keep: 7, Right: true},
+		widgets.Column{Title: "COST", Keep: 8, Right: true, Min: 7},
+		widgets.Column{Title: "TTFT", Keep: 2, Right: true, Optional: true},
+		widgets.Column{Title: "STATE", Max: 14, Keep: 8, Min: 9},
+		widgets.Column{Title: "INPUT", Keep: 1, Min: 10},
 	)
 	return v
 }
@@ -143,7 +144,7 @@ func (v *logsView) detailCmd(id int64) tea.Cmd {
 func (v *logsView) filter() reqlog.Filter {
 	f := reqlog.Filter{Limit: logsPage}
 	var words []string
-	for _, w := range strings.Fields(v.search.input.Value()) {
+	for _, w := range strings.Fields(v.search.Input.Value()) {
 		k, val, ok := strings.Cut(w, ":")
 		switch {
 		case ok && val != "" && k == "model":
@@ -187,8 +188,8 @@ func (v *logsView) Init() tea.Cmd { return watchLogProblems(v.c) }
 
 func (v *logsView) SetSize(w, h int) {
 	v.w, v.h = w, h
-	v.nav.setHeight(v.listHeight())
-	v.table.layout(w)
+	v.nav.SetHeight(v.listHeight())
+	v.table.Layout(w)
 	v.stack.SetSize(w, h)
 }
 
@@ -196,8 +197,8 @@ func (v *logsView) SetSize(w, h int) {
 // typed, none while the log is off (every key says so), and the keys that
 // act on a request only when one is selected.
 func (v *logsView) KeyMap() help.KeyMap {
-	if v.search.typing {
-		return v.search.keys
+	if v.search.Typing {
+		return v.search.Keys
 	}
 	if v.c.opts.Requests == nil {
 		return keyMap{}
@@ -231,7 +232,7 @@ func (v *logsView) open() *logDetail { d, _ := find[*logDetail](&v.stack); retur
 
 func (v *logsView) Help() string {
 	switch {
-	case v.search.typing:
+	case v.search.Typing:
 		return "typing a search"
 	case v.stack.open():
 		return v.stack.top().Help()
@@ -239,7 +240,7 @@ func (v *logsView) Help() string {
 	return ""
 }
 
-func (v *logsView) Typing() bool { return v.search.typing }
+func (v *logsView) Typing() bool { return v.search.Typing }
 
 func (v *logsView) Busy() string {
 	if v.loading {
@@ -265,10 +266,10 @@ func (v *logsView) selected() *reqlog.Entry {
 	if d := v.open(); d != nil {
 		return &d.entry
 	}
-	if v.nav.cursor < 0 || v.nav.cursor >= len(v.rows) {
+	if v.nav.Cursor < 0 || v.nav.Cursor >= len(v.rows) {
 		return nil
 	}
-	return &v.rows[v.nav.cursor]
+	return &v.rows[v.nav.Cursor]
 }
 
 // ---- update ----
@@ -300,7 +301,7 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 		if msg.err == nil {
 			v.rows, v.total, v.spend = msg.rows, msg.total, msg.spend
 			v.measure()
-			v.nav.setCount(len(v.rows))
+			v.nav.SetCount(len(v.rows))
 		}
 	case spendLoadedMsg:
 		if _, ok := v.stack.top().(*spendScreen); ok && msg.gen == v.gen {
@@ -322,7 +323,7 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 		if v.stack.open() {
 			return v.act(v.stack.update(msg))
 		}
-		v.nav.wheel(msg)
+		v.nav.Wheel(msg)
 	case tea.KeyMsg:
 		return v.key(msg)
 	}
@@ -331,8 +332,8 @@ func (v *logsView) Update(msg tea.Msg) tea.Cmd {
 
 func (v *logsView) key(msg tea.KeyMsg) tea.Cmd {
 	k := v.keys
-	if v.search.typing {
-		cmd, _, changed := v.search.key(msg)
+	if v.search.Typing {
+		cmd, _, changed := v.search.Key(msg)
 		if changed {
 			return tea.Batch(cmd, v.loadCmd())
 		}
@@ -359,7 +360,7 @@ func (v *logsView) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Spend):
 		v.stack.push(&spendScreen{c: v.c, keys: v.keys})
 		return v.spendCmd()
-	case v.nav.key(msg, k.List):
+	case v.nav.Key(msg, k.List):
 	case key.Matches(msg, k.List.Open):
 		e := v.selected()
 		if e == nil {
@@ -367,10 +368,10 @@ func (v *logsView) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return v.detailCmd(e.ID)
 	case key.Matches(msg, k.List.Filter):
-		return v.search.start()
+		return v.search.Start()
 	case key.Matches(msg, k.List.Back):
-		if v.search.input.Value() != "" {
-			v.search.clear()
+		if v.search.Input.Value() != "" {
+			v.search.Clear()
 			return v.loadCmd()
 		}
 		return say("nothing to go back to: 1 2 3 4 switch views")

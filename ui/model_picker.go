@@ -15,6 +15,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 	"github.com/sahilm/fuzzy"
 )
 
@@ -37,8 +38,8 @@ type modelPicker struct {
 	keys    PickerKeys
 	cat     *api.Catalogue
 	matches []int
-	nav     listNav
-	tbl     table
+	nav     widgets.ListNav
+	tbl     widgets.Table
 	compare bool
 	marked  []string
 	current string
@@ -46,22 +47,22 @@ type modelPicker struct {
 }
 
 func newModelPicker(c *common, cat *api.Catalogue, catErr error, current string, compare bool) *modelPicker {
-	p := &modelPicker{c: c, filter: newInput("› ", "type to filter models (or a model id)", 200, ""), keys: DefaultPickerKeys(), cat: cat, err: catErr,
+	p := &modelPicker{c: c, filter: widgets.NewInput("› ", "type to filter models (or a model id)", 200, ""), keys: DefaultPickerKeys(), cat: cat, err: catErr,
 		compare: compare, current: current,
-		tbl: newTable(
-			column{name: pickModel, title: "MODEL", keep: 9, min: 16},
+		tbl: widgets.NewTable(
+			widgets.Column{Name: pickModel, Title: "MODEL", Keep: 9, Min: 16},
 			// Prices and context are what a model is picked by: the
 			// name gives way before them.
-			column{name: pickIn, title: "IN $/M", keep: 10, min: 7, max: 10, right: true},
-			column{name: pickOut, title: "OUT $/M", keep: 10, min: 7, max: 10, right: true},
-			column{name: pickContext, title: "CONTEXT", keep: 8, min: 9, max: 10, right: true},
-			column{name: pickParams, title: "PARAMETERS", keep: 2, max: 48},
-			column{name: pickNote, title: "", keep: 7, max: 7},
+			widgets.Column{Name: pickIn, Title: "IN $/M", Keep: 10, Min: 7, Max: 10, Right: true},
+			widgets.Column{Name: pickOut, Title: "OUT $/M", Keep: 10, Min: 7, Max: 10, Right: true},
+			widgets.Column{Name: pickContext, Title: "CONTEXT", Keep: 8, Min: 9, Max: 10, Right: true},
+			widgets.Column{Name: pickParams, Title: "PARAMETERS", Keep: 2, Max: 48},
+			widgets.Column{Name: pickNote, Title: "", Keep: 7, Max: 7},
 		)}
 	p.filter.Focus()
 	if cat != nil {
 		for i := range cat.Data {
-			p.tbl.measure(p.cells(i)...)
+			p.tbl.Measure(p.cells(i)...)
 		}
 	}
 	p.apply()
@@ -77,7 +78,7 @@ func (m modelSource) Len() int            { return len(m) }
 func (p *modelPicker) apply() {
 	p.matches = p.matches[:0]
 	if p.cat == nil {
-		p.nav.setCount(0)
+		p.nav.SetCount(0)
 		return
 	}
 	q := strings.TrimSpace(p.filter.Value())
@@ -90,16 +91,16 @@ func (p *modelPicker) apply() {
 			p.matches = append(p.matches, m.Index)
 		}
 	}
-	p.nav.setCount(len(p.matches))
-	p.nav.cursor = 0
+	p.nav.SetCount(len(p.matches))
+	p.nav.Cursor = 0
 	if q == "" {
 		for k, i := range p.matches {
 			if p.cat.Data[i].ID == p.current {
-				p.nav.cursor = k
+				p.nav.Cursor = k
 			}
 		}
 	}
-	p.nav.clamp()
+	p.nav.Clamp()
 }
 
 func (p *modelPicker) cells(i int) []string {
@@ -117,7 +118,7 @@ func (p *modelPicker) cells(i int) []string {
 			id = "  " + id
 		}
 	}
-	return p.tbl.cells(func(col string) string {
+	return p.tbl.Cells(func(col string) string {
 		switch col {
 		case pickModel:
 			return textsafe.Line(id)
@@ -145,8 +146,8 @@ func (p *modelPicker) highlighted() string {
 }
 
 func (p *modelPicker) selectedID() string {
-	if p.nav.cursor < len(p.matches) {
-		return p.cat.Data[p.matches[p.nav.cursor]].ID
+	if p.nav.Cursor < len(p.matches) {
+		return p.cat.Data[p.matches[p.nav.Cursor]].ID
 	}
 	return ""
 }
@@ -168,10 +169,10 @@ func (p *modelPicker) key(msg tea.KeyMsg) (tea.Cmd, pickerResult, string) {
 	case key.Matches(msg, k.Cancel):
 		return nil, pickerCancelled, ""
 	case key.Matches(msg, k.Up):
-		p.nav.move(-1)
+		p.nav.Move(-1)
 		return nil, pickerOpen, ""
 	case key.Matches(msg, k.Down):
-		p.nav.move(1)
+		p.nav.Move(1)
 		return nil, pickerOpen, ""
 	case key.Matches(msg, k.Mark):
 		if !p.compare {
@@ -191,10 +192,10 @@ func (p *modelPicker) key(msg tea.KeyMsg) (tea.Cmd, pickerResult, string) {
 		} else {
 			p.marked = append(p.marked, id)
 		}
-		p.tbl.resetContent()
+		p.tbl.ResetContent()
 		if p.cat != nil {
 			for i := range p.cat.Data {
-				p.tbl.measure(p.cells(i)...)
+				p.tbl.Measure(p.cells(i)...)
 			}
 		}
 		return nil, pickerOpen, ""
@@ -226,13 +227,13 @@ func (p *modelPicker) key(msg tea.KeyMsg) (tea.Cmd, pickerResult, string) {
 // setSize lays the table out and gives the list the rows left under the
 // title, the filter, the marks, the count and the header.
 func (p *modelPicker) setSize(w, h int) {
-	p.tbl.layout(w)
+	p.tbl.Layout(w)
 	head := 4
 	if p.compare {
 		head++
 	}
-	p.nav.setHeight(max(1, h-head))
-	p.nav.setCount(len(p.matches))
+	p.nav.SetHeight(max(1, h-head))
+	p.nav.SetCount(len(p.matches))
 }
 
 func (p *modelPicker) view(s Styles, w, h int) string {
@@ -264,15 +265,15 @@ func (p *modelPicker) view(s Styles, w, h int) string {
 	if p.cat.Truncated {
 		count += " (the server lists more: only the first " + format.Int(len(p.cat.Data)) + " were read)"
 	}
-	if pos := nav.position(); pos != "" {
+	if pos := nav.Position(); pos != "" {
 		count += " · " + pos
 	}
-	lines = append(lines, s.Muted.Render(count), p.tbl.header(s))
-	a, b := nav.visible()
+	lines = append(lines, s.Muted.Render(count), p.tbl.Header(s))
+	a, b := nav.Visible()
 	for k := a; k < b; k++ {
 		i := p.matches[k]
-		line := p.tbl.row(p.cells(i), k == nav.cursor)
-		if k == nav.cursor {
+		line := p.tbl.Row(p.cells(i), k == nav.Cursor)
+		if k == nav.Cursor {
 			line = s.Selected.Render(line)
 		} else if p.cat.Data[i].ID == p.current {
 			line = s.Focused.Render(line)

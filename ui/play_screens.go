@@ -34,7 +34,7 @@ type (
 func (p *modelPicker) Update(msg tea.Msg) (tea.Cmd, action) {
 	switch msg := msg.(type) {
 	case tea.MouseMsg:
-		p.nav.wheel(msg)
+		p.nav.Wheel(msg)
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, p.keys.Refresh):
@@ -73,7 +73,7 @@ func (pp *providersPanel) Update(msg tea.Msg) (tea.Cmd, action) {
 	case endpointsMsg:
 		pp.got(msg)
 	case tea.MouseMsg:
-		pp.nav.wheel(msg)
+		pp.nav.Wheel(msg)
 	case tea.KeyMsg:
 		cmd, res := pp.key(msg, pp.c.client, pp.c.ctx)
 		switch res {
@@ -105,7 +105,7 @@ type settingsScreen struct {
 }
 
 func newSettingsScreen(c *common, form *requestSettings, add key.Binding) *settingsScreen {
-	form.focus()
+	form.Focus()
 	return &settingsScreen{c: c, form: form, add: add}
 }
 
@@ -115,26 +115,26 @@ func (st *settingsScreen) Update(msg tea.Msg) (tea.Cmd, action) {
 		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
 			case tea.MouseButtonWheelUp:
-				st.form.move(-1)
+				st.form.Move(-1)
 			case tea.MouseButtonWheelDown:
-				st.form.move(1)
+				st.form.Move(1)
 			}
 		}
 	case tea.KeyMsg:
-		k := st.form.keys
+		k := st.form.Keys
 		switch {
 		case key.Matches(msg, st.add):
 			return nil, event(toolAsked{})
 		case key.Matches(msg, k.Save):
 			return nil, event(settingsKeep{})
 		case key.Matches(msg, k.Back):
-			if st.form.edited() {
+			if st.form.Edited() {
 				return nil, event(settingsDiscard{})
 			}
 			st.blur()
 			return nil, cancelled
 		}
-		cmd, changed, used := st.form.key(msg)
+		cmd, changed, used := st.form.Key(msg)
 		if !used {
 			return unknownKey(msg), noAction
 		}
@@ -148,8 +148,8 @@ func (st *settingsScreen) Update(msg tea.Msg) (tea.Cmd, action) {
 
 // blur leaves the fields: no cursor is drawn once the screen closes.
 func (st *settingsScreen) blur() {
-	for _, f := range st.form.fields {
-		f.input.Blur()
+	for _, f := range st.form.Fields {
+		f.Input.Blur()
 	}
 }
 
@@ -158,20 +158,20 @@ func (st *settingsScreen) SetSize(w, h int) { st.w, st.h = w, h }
 func (st *settingsScreen) View() string {
 	s := st.c.styles
 	return s.Title.Render("Settings") + s.Muted.Render("  each value is checked as you type · ctrl+s keeps them · esc asks before dropping changes") +
-		"\n" + st.form.view(s, st.w, max(1, st.h-1))
+		"\n" + st.form.View(s, st.w, max(1, st.h-1))
 }
 
 func (st *settingsScreen) KeyMap() help.KeyMap {
-	fk := st.form.keys
+	fk := st.form.Keys
 	return keyMap{short: append(fk.ShortHelp(), st.add), full: append(fk.FullHelp(), []key.Binding{st.add})}
 }
 
 func (st *settingsScreen) Help() string { return "settings" }
-func (st *settingsScreen) Typing() bool { return st.form.typing() }
+func (st *settingsScreen) Typing() bool { return st.form.Typing() }
 
 // Unsaved names changed settings not kept.
 func (st *settingsScreen) Unsaved() string {
-	if st.form.edited() {
+	if st.form.Edited() {
 		return "changed settings not kept (ctrl+s keeps them)"
 	}
 	return ""

@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/gateway"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // sampleValues are a value for each typed setting of the table (choices
@@ -93,13 +94,13 @@ func base(ps *requestSettings, name string) {
 
 func TestSettingsTableIsTheFormAndTheRequest(t *testing.T) {
 	ps := newSettingsForm()
-	if len(ps.fields) != len(api.SettingsTable) {
-		t.Fatalf("%d fields for %d settings", len(ps.fields), len(api.SettingsTable))
+	if len(ps.Fields) != len(api.SettingsTable) {
+		t.Fatalf("%d fields for %d settings", len(ps.Fields), len(api.SettingsTable))
 	}
 	for i, st := range api.SettingsTable {
-		fl := ps.fields[i]
-		if fl.name != st.Name || fl.label != st.Label || !strings.HasPrefix(fl.hint, st.Help) {
-			t.Fatalf("row %d: field %q %q %q, setting %q %q %q", i, fl.name, fl.label, fl.hint, st.Name, st.Label, st.Help)
+		fl := ps.Fields[i]
+		if fl.Name != st.Name || fl.Label != st.Label || !strings.HasPrefix(fl.Hint, st.Help) {
+			t.Fatalf("row %d: field %q %q %q, setting %q %q %q", i, fl.Name, fl.Label, fl.Hint, st.Name, st.Label, st.Help)
 		}
 		if got := ps.Value(st.Name); got != st.Default {
 			t.Fatalf("%s starts at %q, its default is %q", st.Name, got, st.Default)
@@ -160,13 +161,13 @@ func TestANewSettingIsOneRow(t *testing.T) {
 			return nil
 		}})
 	ps := newSettingsFrom(table)
-	if fl := ps.field("seed"); fl == nil || fl.label != "seed" || fl.hint != "whole number" {
+	if fl := ps.Field("seed"); fl == nil || fl.Label != "seed" || fl.Hint != "whole number" {
 		t.Fatalf("the form has no seed field: %+v", fl)
 	}
 	ps.set("seed", "x1")
 	var req api.ResponseRequest
-	if _, errs := applySettings(ps, &req, nil); len(errs) != 1 || ps.field("seed").err != "must be a whole number" {
-		t.Fatalf("errors %v, beside seed %q", errs, ps.field("seed").err)
+	if _, errs := applySettings(ps, &req, nil); len(errs) != 1 || ps.Field("seed").Err != "must be a whole number" {
+		t.Fatalf("errors %v, beside seed %q", errs, ps.Field("seed").Err)
 	}
 	ps.set("seed", "42")
 	req = api.ResponseRequest{Model: "openai/gpt-4o-mini", Input: api.Input{Text: "hi"}}
@@ -215,16 +216,16 @@ func (u *ui) setField(name, value string) {
 	choice := false
 	u.until("field "+name, func(m Model) bool {
 		p := playOf(m)
-		for i, fl := range p.settings.fields {
-			if fl.name == name {
-				p.settings.idx = i
-				p.settings.focus()
-				if fl.kind == fieldChoice {
+		for i, fl := range p.settings.Fields {
+			if fl.Name == name {
+				p.settings.Cursor = i
+				p.settings.Focus()
+				if fl.Kind == widgets.KindChoice {
 					p.settings.set(name, value)
 					p.checkSettings()
 					choice = true
 				} else {
-					fl.input.SetValue("")
+					fl.Input.SetValue("")
 				}
 				return true
 			}
@@ -260,10 +261,10 @@ func TestDepthSettingsAreCheckedBeforeSending(t *testing.T) {
 	u.setField("models", "nope")
 	u.until("errors beside their fields", func(m Model) bool {
 		f := playOf(m).settings
-		return strings.Contains(f.field(setSchema).err, "/properties/age/type") &&
-			strings.Contains(f.field(setTools).err, "no such file") &&
-			strings.Contains(f.field(setOrder).err, "appears twice") &&
-			strings.Contains(f.field("models").err, "<provider>/<model>")
+		return strings.Contains(f.Field(setSchema).Err, "/properties/age/type") &&
+			strings.Contains(f.Field(setTools).Err, "no such file") &&
+			strings.Contains(f.Field(setOrder).Err, "appears twice") &&
+			strings.Contains(f.Field("models").Err, "<provider>/<model>")
 	})
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	u.screen("settings not kept: 4 fields need fixing", "JSON schema", "tools file", "provider order", "fallback models")
@@ -449,7 +450,7 @@ func TestRaceAcrossProviders(t *testing.T) {
 			pp := panelOf(playOf(m))
 			for k, i := range pp.rows {
 				if pp.data.Endpoints[i].ProviderName == name {
-					pp.nav.cursor = k
+					pp.nav.Cursor = k
 				}
 			}
 			return true

@@ -29,6 +29,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // playDepth is the keys of answering the model's function calls (the
@@ -288,7 +289,7 @@ func (a *toolAnswer) Update(msg tea.Msg) (tea.Cmd, action) {
 			return fail("the result was not read: " + textsafe.Line(present.Plain(msg.err))), noAction
 		}
 		return a.answered(api.ToolResultText(msg.data), "file "+msg.path)
-	case pathCompletedMsg:
+	case widgets.PathCompletedMsg:
 		return a.fromSub(a.sub.update(msg))
 	case tea.KeyMsg:
 		if a.sub.open() {
@@ -324,7 +325,7 @@ func (a *toolAnswer) key(msg tea.KeyMsg) (tea.Cmd, action) {
 		return say("reading the result file…"), noAction
 	case key.Matches(msg, k.Cancel):
 		if strings.TrimSpace(a.text.Value()) != "" {
-			a.sub.push(newQuestion(a.c, newConfirm("drop the typed result?", "drop result"), "answering y/N"))
+			a.sub.push(newQuestion(a.c, widgets.NewConfirm("drop the typed result?", "drop result"), "answering y/N"))
 			return nil, noAction
 		}
 		return say("the call waits for its result · a answers it"), cancelled

@@ -18,6 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // toolsDefined is the tools setting's value after a tool was added.
@@ -25,21 +26,21 @@ type toolsDefined string
 
 type toolForm struct {
 	c        *common
-	form     *form
+	form     *widgets.Form
 	existing []api.FunctionTool
 	sub      stack // "discard this tool?"
 	w, h     int
 }
 
 func newToolForm(c *common, existing []api.FunctionTool) *toolForm {
-	f := newForm(
-		textField("name", "name", api.NameRule, ""),
-		textField("description", "description", "what it does, for the model", ""),
-		textField("parameters", "parameters", `a JSON Schema object, e.g. {"type":"object","properties":{"city":{"type":"string"}}}; empty = none`, ""),
+	f := widgets.NewForm(
+		widgets.TextField("name", "name", api.NameRule, ""),
+		widgets.TextField("description", "description", "what it does, for the model", ""),
+		widgets.TextField("parameters", "parameters", `a JSON Schema object, e.g. {"type":"object","properties":{"city":{"type":"string"}}}; empty = none`, ""),
 	)
-	f.field("name").required = true
-	f.keys = DefaultToolFormKeys()
-	f.base = make([]string, len(f.fields)) // any value typed is an edit
+	f.Field("name").Required = true
+	f.Keys = DefaultToolFormKeys()
+	f.Base = make([]string, len(f.Fields)) // any value typed is an edit
 	return &toolForm{c: c, form: f, existing: existing}
 }
 
@@ -55,22 +56,22 @@ func (t *toolForm) Update(msg tea.Msg) (tea.Cmd, action) {
 		}
 		return cmd, noAction
 	}
-	k := t.form.keys
+	k := t.form.Keys
 	switch {
 	case key.Matches(km, k.Back):
-		if t.form.edited() {
-			t.sub.push(newQuestion(t.c, newConfirm("discard this tool?", ""), "answering y/N"))
+		if t.form.Edited() {
+			t.sub.push(newQuestion(t.c, widgets.NewConfirm("discard this tool?", ""), "answering y/N"))
 			return nil, noAction
 		}
 		return say("no tool added"), cancelled
 	case key.Matches(km, k.Save):
 		value, err := t.build()
 		if err != nil {
-			return fail("cannot add the tool: " + t.form.errorSummary()), noAction
+			return fail("cannot add the tool: " + t.form.ErrorSummary()), noAction
 		}
 		return say("tool added to the settings: ctrl+s keeps them"), done(toolsDefined(value))
 	}
-	cmd, _, used := t.form.key(km)
+	cmd, _, used := t.form.Key(km)
 	if !used {
 		return unknownKey(km), noAction
 	}
@@ -81,10 +82,10 @@ func (t *toolForm) Update(msg tea.Msg) (tea.Cmd, action) {
 // tools setting's pasted JSON.
 func (t *toolForm) build() (string, error) {
 	tool := api.FunctionTool{
-		Name:        strings.TrimSpace(t.form.field("name").value()),
-		Description: strings.TrimSpace(t.form.field("description").value()),
+		Name:        strings.TrimSpace(t.form.Field("name").Value()),
+		Description: strings.TrimSpace(t.form.Field("description").Value()),
 	}
-	if p := strings.TrimSpace(t.form.field("parameters").value()); p != "" {
+	if p := strings.TrimSpace(t.form.Field("parameters").Value()); p != "" {
 		tool.Parameters = json.RawMessage(p)
 	}
 	all := append(append([]api.FunctionTool{}, t.existing...), tool)
@@ -102,13 +103,13 @@ func (t *toolForm) build() (string, error) {
 		}
 		// an error about this tool lands beside its field
 		name := strings.TrimPrefix(ve.Field, field+".")
-		if name == ve.Field || t.form.field(name) == nil {
+		if name == ve.Field || t.form.Field(name) == nil {
 			name = "name"
 		}
-		t.form.setErrors([]*api.ValidationError{{Field: name, Rule: ve.Rule}})
+		t.form.SetErrors([]*api.ValidationError{{Field: name, Rule: ve.Rule}})
 		return "", err
 	}
-	t.form.setErrors(nil)
+	t.form.SetErrors(nil)
 	b, err := json.Marshal(all)
 	return string(b), err
 }
@@ -123,13 +124,13 @@ func (t *toolForm) View() string {
 	} else {
 		lines = append(lines, "")
 	}
-	return strings.Join(append(lines, t.form.view(s, t.w, max(1, t.h-2))), "\n")
+	return strings.Join(append(lines, t.form.View(s, t.w, max(1, t.h-2))), "\n")
 }
 
 func (t *toolForm) SetSize(w, h int) {
 	t.w, t.h = w, h
-	for _, f := range t.form.fields {
-		f.input.Width = max(10, w/2)
+	for _, f := range t.form.Fields {
+		f.Input.Width = max(10, w/2)
 	}
 }
 
@@ -137,16 +138,16 @@ func (t *toolForm) KeyMap() help.KeyMap {
 	if s := t.sub.top(); s != nil {
 		return s.KeyMap()
 	}
-	return t.form.keys
+	return t.form.Keys
 }
 
 func (t *toolForm) Help() string { return "defining a tool" }
 
-func (t *toolForm) Typing() bool { return !t.sub.open() && t.form.typing() }
+func (t *toolForm) Typing() bool { return !t.sub.open() && t.form.Typing() }
 
 // Unsaved names a tool typed but not added.
 func (t *toolForm) Unsaved() string {
-	if t.form.edited() {
+	if t.form.Edited() {
 		return "a tool not added to the settings"
 	}
 	return ""

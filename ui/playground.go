@@ -23,6 +23,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/gwdash/gwdash/ui/transcript"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 type playMode int
@@ -170,7 +171,7 @@ func (p *playground) Update(msg tea.Msg) tea.Cmd {
 func (p *playground) owns(msg tea.Msg) bool {
 	switch msg.(type) {
 	case focusMsg, catalogueMsg, settingFileMsg, endpointsMsg, streamOpenedMsg, streamChunkMsg, answerMsg, generationMsg, rateTickMsg, renderedMsg,
-		savedMsg, pathCompletedMsg, tea.MouseMsg, tea.KeyMsg, tea.WindowSizeMsg,
+		savedMsg, widgets.PathCompletedMsg, tea.MouseMsg, tea.KeyMsg, tea.WindowSizeMsg,
 		answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
 		return true
 	}
@@ -232,7 +233,7 @@ func (p *playground) update(msg tea.Msg) tea.Cmd {
 			p.savedCmp = msg.first
 		}
 		return say(msg.what + " saved to " + msg.path)
-	case pathCompletedMsg:
+	case widgets.PathCompletedMsg:
 		return p.act(p.stack.update(msg)) // a path's (the save, a result file)
 	case answerCheckedMsg, argsCheckedMsg, toolResultsMsg, toolFileMsg:
 		return p.onDepthMsg(msg)
@@ -300,7 +301,7 @@ func (p *playground) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Providers):
 		return p.openProviders(p.shownModel())
 	case key.Matches(msg, k.Settings):
-		p.settings.base = p.settings.snapshot() // esc asks before dropping changes from here
+		p.settings.Base = p.settings.Snapshot() // esc asks before dropping changes from here
 		p.checkSettings()
 		p.openSettings()
 		return p.settings.readFiles(true) // files may have changed on disk
@@ -418,7 +419,7 @@ func (p *playground) KeyMap() help.KeyMap {
 	if s := p.stack.top(); s != nil {
 		if st, ok := s.(*settingsScreen); ok && p.running() {
 			// esc stops the answer first (onKey)
-			fk := st.form.keys
+			fk := st.form.Keys
 			fk.Back = k.Stop
 			return keyMap{short: append(fk.ShortHelp(), k.AddTool), full: append(fk.FullHelp(), []key.Binding{k.AddTool})}
 		}
@@ -524,7 +525,7 @@ const (
 
 // ask opens a y/N question; the tag says what yes does.
 func (p *playground) ask(tag, question string) tea.Cmd {
-	p.stack.push(newQuestion(p.c, newConfirm(question, tag), "answering y/N"))
+	p.stack.push(newQuestion(p.c, widgets.NewConfirm(question, tag), "answering y/N"))
 	return nil
 }
 
@@ -551,7 +552,7 @@ func (p *playground) onQuestion(a answer) tea.Cmd {
 	case askSend:
 		return p.send()
 	case askSettings:
-		p.settings.reset()
+		p.settings.Reset()
 		p.checkSettings()
 		p.closeSettings()
 		return say("settings unchanged")
@@ -605,9 +606,9 @@ func (p *playground) unsavedCompared() bool {
 func (p *playground) keepSettings() tea.Cmd {
 	var req api.ResponseRequest
 	if _, errs := applySettings(p.settings, &req, p.selectedModel()); len(errs) > 0 {
-		return fail("settings not kept: " + p.settings.errorSummary())
+		return fail("settings not kept: " + p.settings.ErrorSummary())
 	}
-	p.settings.base = p.settings.snapshot()
+	p.settings.Base = p.settings.Snapshot()
 	p.closeSettings()
 	return sayFixed("settings kept")
 }
@@ -636,7 +637,7 @@ func (p *playground) act(cmd tea.Cmd, a action) tea.Cmd {
 	case toolAsked:
 		p.stack.push(newToolForm(p.c, p.settings.Tools))
 	case toolsDefined:
-		p.settings.field(setTools).input.SetValue(string(v))
+		p.settings.Field(setTools).Input.SetValue(string(v))
 		p.checkSettings()
 	case settingsEdited:
 		p.checkSettings()

@@ -91,7 +91,7 @@ func (u *ui) setText(name, value string) {
 	}
 	u.until(name+" cleared", func(m Model) bool {
 		p := playOf(m)
-		p.settings.field(name).input.SetValue("")
+		p.settings.Field(name).Input.SetValue("")
 		p.checkSettings()
 		return true
 	})

@@ -152,7 +152,7 @@ func (p *playground) refuse(errs []*api.ValidationError) tea.Cmd {
 	}
 	p.setMode(playNav)
 	p.openSettings()
-	return fail("not sent: " + p.settings.errorSummary())
+	return fail("not sent: " + p.settings.ErrorSummary())
 }
 
 // turnFor is the turn a message of (gen, pane) is about, or nil when it is

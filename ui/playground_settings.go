@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // Settings field names used outside the table (tests, replay): the
@@ -37,7 +38,7 @@ const (
 // requestSettings is the settings form and what its settings send beside
 // the request, kept in step with the form each time it is checked.
 type requestSettings struct {
-	*form
+	*widgets.Form
 	// table is the settings the form shows (api.SettingsTable).
 	table []api.Setting
 
@@ -75,32 +76,32 @@ func newSettingsForm() *requestSettings { return newSettingsFrom(api.SettingsTab
 // newSettingsFrom builds the form of a settings table: a field per row,
 // of its kind, with its default and its help.
 func newSettingsFrom(table []api.Setting) *requestSettings {
-	fields := make([]*formField, 0, len(table))
+	fields := make([]*widgets.Field, 0, len(table))
 	for _, st := range table {
 		switch st.Kind {
 		case api.SettingChoice:
-			fields = append(fields, choiceField(st.Name, st.Label, st.Help, st.Options, st.Default))
+			fields = append(fields, widgets.ChoiceField(st.Name, st.Label, st.Help, st.Options, st.Default))
 		default:
-			fields = append(fields, textField(st.Name, st.Label, st.Help, st.Default))
+			fields = append(fields, widgets.TextField(st.Name, st.Label, st.Help, st.Default))
 		}
 	}
-	f := newForm(fields...)
-	f.keys = DefaultSettingsKeys()
-	ps := &requestSettings{form: f, table: table, files: map[string]settingFile{}}
+	f := widgets.NewForm(fields...)
+	f.Keys = DefaultSettingsKeys()
+	ps := &requestSettings{Form: f, table: table, files: map[string]settingFile{}}
 	ps.built, _ = api.ApplySettings(table, ps)
 	return ps
 }
 
 // Value implements api.SettingValues.
 func (ps *requestSettings) Value(name string) string {
-	fl := ps.field(name)
+	fl := ps.Field(name)
 	switch {
 	case fl == nil:
 		return ""
-	case fl.kind == fieldChoice:
-		return fl.choice()
+	case fl.Kind == widgets.KindChoice:
+		return fl.Choice()
 	}
-	return fl.value()
+	return fl.Value()
 }
 
 // File implements api.SettingValues: the content read for the path the
@@ -159,7 +160,7 @@ func applySettings(ps *requestSettings, req *api.ResponseRequest, model *api.Mod
 	if s.ToolResults != nil {
 		ps.ToolResultsFile = strings.TrimSpace(ps.Value(setToolResults))
 	}
-	ps.setErrors(errs)
+	ps.SetErrors(errs)
 	ps.flagUnsupported(model)
 	return s.Stream, errs
 }
@@ -189,11 +190,11 @@ func (ps *requestSettings) inputChars() int {
 // again), but never silently.
 func (ps *requestSettings) flagUnsupported(model *api.Model) {
 	for _, st := range ps.table {
-		fl := ps.field(st.Name)
+		fl := ps.Field(st.Name)
 		if fl == nil || st.Params == nil {
 			continue
 		}
-		fl.hint = strings.TrimSuffix(fl.hint, unsupportedNote)
+		fl.Hint = strings.TrimSuffix(fl.Hint, unsupportedNote)
 		if model == nil || model.SupportedParameters == nil || strings.TrimSpace(ps.Value(st.Name)) == st.Default {
 			continue
 		}
@@ -202,7 +203,7 @@ func (ps *requestSettings) flagUnsupported(model *api.Model) {
 			supported = supported || model.Supports(p)
 		}
 		if !supported {
-			fl.hint += unsupportedNote
+			fl.Hint += unsupportedNote
 		}
 	}
 }
@@ -213,7 +214,7 @@ const unsupportedNote = " · ⚠ not listed by this model"
 // back; a file path cannot be, so files are left empty).
 func (ps *requestSettings) load(req api.ResponseRequest) {
 	for _, st := range ps.table {
-		fl := ps.field(st.Name)
+		fl := ps.Field(st.Name)
 		if fl == nil || st.Load == nil {
 			continue
 		}
@@ -225,32 +226,32 @@ func (ps *requestSettings) load(req api.ResponseRequest) {
 // set puts a value in a field: a choice picks the option (unknown ones
 // are ignored), text is typed in (made one inert line).
 func (ps *requestSettings) set(name, v string) {
-	fl := ps.field(name)
+	fl := ps.Field(name)
 	if fl == nil {
 		return
 	}
-	if fl.kind == fieldChoice {
-		for i, o := range fl.options {
+	if fl.Kind == widgets.KindChoice {
+		for i, o := range fl.Options {
 			if o == v {
-				fl.pick = i
+				fl.Pick = i
 			}
 		}
 		return
 	}
-	fl.input.SetValue(textsafe.Line(v))
+	fl.Input.SetValue(textsafe.Line(v))
 }
 
 // settingsMap is the settings that are set, for saving with a
 // conversation.
 func settingsMap(f *requestSettings) map[string]string {
 	out := map[string]string{}
-	for _, fl := range f.fields {
-		switch fl.kind {
-		case fieldChoice:
-			out[fl.name] = fl.choice()
+	for _, fl := range f.Fields {
+		switch fl.Kind {
+		case widgets.KindChoice:
+			out[fl.Name] = fl.Choice()
 		default:
-			if v := strings.TrimSpace(fl.value()); v != "" {
-				out[fl.name] = v
+			if v := strings.TrimSpace(fl.Value()); v != "" {
+				out[fl.Name] = v
 			}
 		}
 	}

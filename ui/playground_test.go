@@ -96,13 +96,13 @@ func TestPlaygroundNonStreamingShowsNoRate(t *testing.T) {
 	u.until("settings", func(m Model) bool { return inSettings(playOf(m)) })
 	u.until("streaming field", func(m Model) bool {
 		f := playOf(m).settings
-		for i, fl := range f.fields {
-			if fl.name == setStream {
-				f.idx = i
+		for i, fl := range f.Fields {
+			if fl.Name == setStream {
+				f.Cursor = i
 			}
 		}
-		f.focus()
-		return f.current().name == setStream
+		f.Focus()
+		return f.Current().Name == setStream
 	})
 	u.key(tea.KeyRight)                       // on -> off
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS}) // keeps the settings
@@ -154,8 +154,8 @@ func TestPlaygroundInvalidSettingsAreNotSent(t *testing.T) {
 	// two bad values: temperature and max tool calls
 	u.until("fields set", func(m Model) bool {
 		f := playOf(m).settings
-		f.field(setTemperature).input.SetValue("3")
-		f.field(setMaxTools).input.SetValue("31")
+		f.Field(setTemperature).Input.SetValue("3")
+		f.Field(setMaxTools).Input.SetValue("31")
 		return true
 	})
 	// ctrl+s keeps only valid settings: both errors at once, and the
@@ -169,7 +169,7 @@ func TestPlaygroundInvalidSettingsAreNotSent(t *testing.T) {
 	u.screen("discard the changed settings?")
 	u.runes("y")
 	u.until("discarded", func(m Model) bool {
-		return playOf(m).mode == playNav && playOf(m).settings.field(setTemperature).value() == ""
+		return playOf(m).mode == playNav && playOf(m).settings.Field(setTemperature).Value() == ""
 	})
 	u.quit()
 	if n := len(srv.RequestsTo("POST", "/api/v1/responses")); n != 0 {
@@ -367,7 +367,7 @@ func TestUnlistedSettingsAreFlaggedBeforeSending(t *testing.T) {
 	u.runes("s")
 	u.until("temperature set", func(m Model) bool {
 		p := playOf(m)
-		p.settings.field(setTemperature).input.SetValue("0.5")
+		p.settings.Field(setTemperature).Input.SetValue("0.5")
 		p.checkSettings()
 		return true
 	})

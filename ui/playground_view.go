@@ -16,6 +16,7 @@ import (
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/gwdash/gwdash/ui/transcript"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 func (p *playground) onMouse(msg tea.MouseMsg) tea.Cmd {
@@ -162,7 +163,7 @@ func (p *playground) transcriptView(h int) string {
 	}
 	pos := ""
 	if total := columnHeight(p.turns, &p.c.styles, p.contentWidth(), now); total > h {
-		pos = s.Muted.Render("lines " + scrollPosition(total-h-p.scroll, h, total))
+		pos = s.Muted.Render("lines " + widgets.ScrollPosition(total-h-p.scroll, h, total))
 		if p.scroll > 0 {
 			pos += s.Muted.Render(" · G follows the end")
 		}

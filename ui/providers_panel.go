@@ -22,6 +22,7 @@ import (
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // endpointsMsg is a model's endpoints, read for the panel tagged gen.
@@ -114,35 +115,35 @@ type providersPanel struct {
 	reverse bool
 	// marked are provider names in the order marked.
 	marked []string
-	nav    listNav
-	tbl    table
+	nav    widgets.ListNav
+	tbl    widgets.Table
 	w, h   int
 }
 
 func newProvidersPanel(c *common, model string, marked []string, gen int) *providersPanel {
-	cols := []column{{name: provOrder, title: provOrder, keep: 10, min: 1, max: 2, right: true}}
+	cols := []widgets.Column{{Name: provOrder, Title: provOrder, Keep: 10, Min: 1, Max: 2, Right: true}}
 	for _, title := range present.EndpointHeader {
 		// the provider and what it charges are kept longest; context and
 		// quantization give way first
-		c := column{title: title, keep: 5, max: 14, right: true}
+		c := widgets.Column{Title: title, Keep: 5, Max: 14, Right: true}
 		switch title {
 		case "PROVIDER":
-			c = column{title: title, keep: 9, min: 12, max: 28}
+			c = widgets.Column{Title: title, Keep: 9, Min: 12, Max: 28}
 		case "INPUT $/M", "OUTPUT $/M":
-			c.keep = 7
+			c.Keep = 7
 		case "CONTEXT":
-			c.keep = 2
+			c.Keep = 2
 		case "QUANT":
-			c = column{title: title, keep: 3, max: 10}
+			c = widgets.Column{Title: title, Keep: 3, Max: 10}
 		case "UPTIME 1D":
-			c.keep = 4
+			c.Keep = 4
 		case "STATUS":
-			c = column{title: title, keep: 8, max: 10}
+			c = widgets.Column{Title: title, Keep: 8, Max: 10}
 		}
 		cols = append(cols, c)
 	}
 	return &providersPanel{c: c, model: model, keys: DefaultProvidersKeys(), gen: gen, loading: true,
-		marked: append([]string(nil), marked...), tbl: newTable(cols...)}
+		marked: append([]string(nil), marked...), tbl: widgets.NewTable(cols...)}
 }
 
 // providersResult is what a key in the panel decided.
@@ -167,9 +168,9 @@ func (pp *providersPanel) got(msg endpointsMsg) {
 // arrange sorts the rows and measures the columns.
 func (pp *providersPanel) arrange() {
 	pp.rows = pp.rows[:0]
-	pp.tbl.resetContent()
+	pp.tbl.ResetContent()
 	if pp.data == nil {
-		pp.nav.setCount(0)
+		pp.nav.SetCount(0)
 		return
 	}
 	eps := pp.data.Endpoints
@@ -185,15 +186,15 @@ func (pp *providersPanel) arrange() {
 		return c
 	})
 	for _, i := range pp.rows {
-		pp.tbl.measure(pp.cells(&eps[i])...)
+		pp.tbl.Measure(pp.cells(&eps[i])...)
 	}
-	pp.tbl.layout(pp.w)
-	pp.nav.setCount(len(pp.rows))
+	pp.tbl.Layout(pp.w)
+	pp.nav.SetCount(len(pp.rows))
 }
 
 func (pp *providersPanel) cells(e *api.Endpoint) []string {
 	row := present.EndpointRow(e)
-	return pp.tbl.cells(func(col string) string {
+	return pp.tbl.Cells(func(col string) string {
 		if col == provOrder {
 			if i := slices.Index(pp.marked, e.ProviderName); i >= 0 {
 				return strconv.Itoa(i + 1)
@@ -208,16 +209,16 @@ func (pp *providersPanel) cells(e *api.Endpoint) []string {
 }
 
 func (pp *providersPanel) selected() *api.Endpoint {
-	if pp.data == nil || pp.nav.cursor >= len(pp.rows) {
+	if pp.data == nil || pp.nav.Cursor >= len(pp.rows) {
 		return nil
 	}
-	return &pp.data.Endpoints[pp.rows[pp.nav.cursor]]
+	return &pp.data.Endpoints[pp.rows[pp.nav.Cursor]]
 }
 
 func (pp *providersPanel) setSize(w, h int) {
 	pp.w, pp.h = w, h
-	pp.tbl.layout(w)
-	pp.nav.setHeight(max(1, h-4))
+	pp.tbl.Layout(w)
+	pp.nav.SetHeight(max(1, h-4))
 }
 
 // key handles a key; the result says what the marks are for.
@@ -226,7 +227,7 @@ func (pp *providersPanel) key(msg tea.KeyMsg, client Client, ctx context.Context
 	switch {
 	case key.Matches(msg, k.Close):
 		return nil, providersClosed
-	case pp.nav.key(msg, k.ListKeys):
+	case pp.nav.Key(msg, k.ListKeys):
 		return nil, providersOpen
 	case key.Matches(msg, k.Reload):
 		pp.gen++
@@ -304,16 +305,16 @@ func (pp *providersPanel) view(s Styles, w, h int) string {
 	if pp.data.Truncated {
 		count += " (the server lists more: only the first " + format.Int(len(pp.rows)) + " were read)"
 	}
-	if pos := pp.nav.position(); pos != "" {
+	if pos := pp.nav.Position(); pos != "" {
 		count += " · " + pos
 	}
-	lines = append(lines, s.Muted.Render(count), pp.tbl.header(s))
-	a, b := pp.nav.visible()
+	lines = append(lines, s.Muted.Render(count), pp.tbl.Header(s))
+	a, b := pp.nav.Visible()
 	for k := a; k < b; k++ {
 		e := &pp.data.Endpoints[pp.rows[k]]
-		line := pp.tbl.row(pp.cells(e), k == pp.nav.cursor)
+		line := pp.tbl.Row(pp.cells(e), k == pp.nav.Cursor)
 		switch {
-		case k == pp.nav.cursor:
+		case k == pp.nav.Cursor:
 			line = s.Selected.Render(line)
 		case e.StatusWord() != "ok":
 			line = s.Warning.Render(line)
@@ -359,8 +360,8 @@ func (p *playground) providersChosen(pc providersChosen) tea.Cmd {
 	p.settings.set(setOrder, strings.Join(pc.marked, ", "))
 	p.useModel(pc.model)
 	p.checkSettings()
-	if fl := p.settings.field(setOrder); fl != nil && fl.err != "" {
-		return fail("provider order: " + fl.err + " (s opens the settings)")
+	if fl := p.settings.Field(setOrder); fl != nil && fl.Err != "" {
+		return fail("provider order: " + fl.Err + " (s opens the settings)")
 	}
 	return say("provider order " + textsafe.Line(strings.Join(pc.marked, " → ")) + " for " + textsafe.Line(pc.model) + " · s shows the settings")
 }

@@ -6,15 +6,17 @@ package ui
 
 import (
 	"context"
-	"github.com/charmbracelet/lipgloss"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 func oneDest() *fakeClient {
@@ -30,7 +32,7 @@ func TestQDoesNotQuitFromTheDestinationEditorOnACheckbox(t *testing.T) {
 	m := stateModel(t, oneDest(), Options{View: "destinations"}, 140, 50)
 	m = drive(m, keyMsg("enter"))
 	e := destOf(m).editor()
-	for e.form.current().kind != fieldBool {
+	for e.form.Current().Kind != widgets.KindBool {
 		m = drive(m, keyMsg("tab"))
 	}
 	m = drive(m, keyMsg("space")) // an edit
@@ -79,7 +81,7 @@ func TestQuitWithAnEditedFormAsksOnceAndASecondCtrlCQuits(t *testing.T) {
 		t.Fatalf("ctrl+c with an edited form must ask:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("n"))
-	if m.quitting || m.quitAsk != nil || destOf(m).editor().form.field("name").value() != "onex" {
+	if m.quitting || m.quitAsk != nil || destOf(m).editor().form.Field("name").Value() != "onex" {
 		t.Fatal("n keeps the work and the dashboard")
 	}
 	m = drive(m, ctrlC())
@@ -190,7 +192,7 @@ func TestRefusedSubmitFocusesTheWrongField(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("{\"custom_id\":\"a\"}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d.path.input.SetValue(bad)
+	d.path.Input.SetValue(bad)
 	m = drive(m, keyMsg("enter"))
 	if d.checked == nil || len(d.checked.errs) == 0 || d.row != submitPath {
 		t.Fatalf("a file with problems: the focus goes to the path, got row %d", d.row)
@@ -200,7 +202,7 @@ func TestRefusedSubmitFocusesTheWrongField(t *testing.T) {
 	if err := os.WriteFile(good, []byte("{\"custom_id\":\"a\",\"body\":{}}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d.path.input.SetValue(good)
+	d.path.Input.SetValue(good)
 	m = drive(m, keyMsg("enter"))
 	d.model.SetValue("no-slash")
 	m = drive(m, keyMsg("up"))
@@ -218,22 +220,22 @@ func TestPlaygroundSettingsKeepOnlyValidAndEscAsks(t *testing.T) {
 		t.Fatal("s opens the settings")
 	}
 	// q on a choice field (not a text field) does not quit.
-	for p.settings.current().kind != fieldChoice {
+	for p.settings.Current().Kind != widgets.KindChoice {
 		m = drive(m, keyMsg("tab"))
 	}
 	if m = drive(m, keyMsg("q")); m.quitting || !inSettings(p) {
 		t.Fatal("q quit from the settings on a choice field")
 	}
-	p.settings.field(setMaxOut).input.SetValue("zero")
-	p.settings.field(setTemperature).input.SetValue("5")
+	p.settings.Field(setMaxOut).Input.SetValue("zero")
+	p.settings.Field(setTemperature).Input.SetValue("5")
 	m = drive(m, keyMsg("ctrl+s"))
 	if !inSettings(p) {
 		t.Fatal("ctrl+s kept invalid settings")
 	}
-	if p.settings.field(setTemperature).err == "" || p.settings.field(setMaxOut).err == "" {
-		t.Fatalf("every error at once: temperature %q, max output %q", p.settings.field(setTemperature).err, p.settings.field(setMaxOut).err)
+	if p.settings.Field(setTemperature).Err == "" || p.settings.Field(setMaxOut).Err == "" {
+		t.Fatalf("every error at once: temperature %q, max output %q", p.settings.Field(setTemperature).Err, p.settings.Field(setMaxOut).Err)
 	}
-	if p.settings.current().name != setMaxOut || !strings.Contains(m.errText, "temperature") {
+	if p.settings.Current().Name != setMaxOut || !strings.Contains(m.errText, "temperature") {
 		t.Fatalf("focus on the first error, and the status names both: %q", m.errText)
 	}
 	// esc with changes asks; y puts them back.
@@ -242,14 +244,14 @@ func TestPlaygroundSettingsKeepOnlyValidAndEscAsks(t *testing.T) {
 		t.Fatalf("esc with changes must ask:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("y"))
-	if p.mode != playNav || p.settings.field(setTemperature).value() != "" {
-		t.Fatalf("y discards: mode %d temperature %q", p.mode, p.settings.field(setTemperature).value())
+	if p.mode != playNav || p.settings.Field(setTemperature).Value() != "" {
+		t.Fatalf("y discards: mode %d temperature %q", p.mode, p.settings.Field(setTemperature).Value())
 	}
 	// Valid changes are kept by ctrl+s; esc after that does not ask.
 	m = drive(m, keyMsg("s"))
-	p.settings.field(setTemperature).input.SetValue("0.5")
+	p.settings.Field(setTemperature).Input.SetValue("0.5")
 	m = drive(m, keyMsg("ctrl+s"))
-	if p.mode != playNav || p.settings.field(setTemperature).value() != "0.5" {
+	if p.mode != playNav || p.settings.Field(setTemperature).Value() != "0.5" {
 		t.Fatal("ctrl+s keeps valid settings")
 	}
 	m = drive(m, keyMsg("s"))
@@ -308,7 +310,7 @@ func TestWebhookFormChecksURLAndHeaders(t *testing.T) {
 			webhook = i
 		}
 	}
-	for destOf(m).types().nav.cursor < webhook {
+	for destOf(m).types().nav.Cursor < webhook {
 		m = drive(m, keyMsg("down"))
 	}
 	m = drive(m, keyMsg("enter"))
@@ -316,18 +318,18 @@ func TestWebhookFormChecksURLAndHeaders(t *testing.T) {
 	if e == nil || e.typ != "webhook" {
 		t.Fatal("the webhook form")
 	}
-	if !e.form.field("enabled").on {
+	if !e.form.Field("enabled").On {
 		t.Fatal("a new destination starts enabled, as dest create makes it")
 	}
-	e.form.field("name").input.SetValue("hook")
-	e.form.field("config.url").input.SetValue("ftp://h.example/x")
-	e.form.field("config.headers").input.SetValue(`{"X-Team": 1}`)
+	e.form.Field("name").Input.SetValue("hook")
+	e.form.Field("config.url").Input.SetValue("ftp://h.example/x")
+	e.form.Field("config.headers").Input.SetValue(`{"X-Team": 1}`)
 	m = drive(m, keyMsg("ctrl+s"))
-	if e.form.field("config.url").err == "" || e.form.field("config.headers").err == "" || e.stage != stageForm {
-		t.Fatalf("url %q headers %q:\n%s", e.form.field("config.url").err, e.form.field("config.headers").err, viewOf(m))
+	if e.form.Field("config.url").Err == "" || e.form.Field("config.headers").Err == "" || e.stage != stageForm {
+		t.Fatalf("url %q headers %q:\n%s", e.form.Field("config.url").Err, e.form.Field("config.headers").Err, viewOf(m))
 	}
-	e.form.field("config.url").input.SetValue("https://h.example/x")
-	e.form.field("config.headers").input.SetValue(`{"X-Team": "infra"}`)
+	e.form.Field("config.url").Input.SetValue("https://h.example/x")
+	e.form.Field("config.headers").Input.SetValue(`{"X-Team": "infra"}`)
 	m = drive(m, keyMsg("ctrl+s"))
 	if e.stage != stageReview {
 		t.Fatalf("a valid webhook goes to review:\n%s", viewOf(m))

@@ -9,6 +9,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // Filters of the results.
@@ -36,23 +37,23 @@ var orderNames = []string{"as sent", "custom_id", "tokens"}
 type results struct {
 	data    *api.BatchData
 	view    []int32 // indices into data.Rows, filtered and sorted
-	nav     listNav
-	tbl     table
+	nav     widgets.ListNav
+	tbl     widgets.Table
 	show    int
 	errType string
 	order   int
-	search  filterLine
+	search  widgets.FilterLine
 	errList []string
 }
 
 func newResults(d *api.BatchData) *results {
-	r := &results{data: d, search: newFilterLine("custom_id contains…"),
-		tbl: newTable(
-			column{title: "CUSTOM_ID", keep: 1, min: 8, tail: true},
-			column{title: "OUTCOME", keep: 5, max: 28},
-			column{title: "MODEL", keep: 4, max: 40},
-			column{title: "TOKENS", keep: 3, max: 12, right: true},
-			column{title: "FINISH", keep: 2, max: 24},
+	r := &results{data: d, search: widgets.NewFilterLine("custom_id contains…"),
+		tbl: widgets.NewTable(
+			widgets.Column{Title: "CUSTOM_ID", Keep: 1, Min: 8, Tail: true},
+			widgets.Column{Title: "OUTCOME", Keep: 5, Max: 28},
+			widgets.Column{Title: "MODEL", Keep: 4, Max: 40},
+			widgets.Column{Title: "TOKENS", Keep: 3, Max: 12, Right: true},
+			widgets.Column{Title: "FINISH", Keep: 2, Max: 24},
 		)}
 	r.errList = d.ErrorTypeNames()
 	r.measure()
@@ -67,7 +68,7 @@ func (r *results) measure() {
 	d := r.data
 	words := make([]int, len(d.Words))
 	for i, w := range d.Words {
-		words[i] = cellWidth(textsafe.Line(w))
+		words[i] = widgets.CellWidth(textsafe.Line(w))
 	}
 	var cid, out, model, tok, fin int
 	for i := range d.Rows {
@@ -77,7 +78,7 @@ func (r *results) measure() {
 			if plainASCII(b) {
 				cid = w
 			} else {
-				cid = max(cid, cellWidth(textsafe.Line(string(b))))
+				cid = max(cid, widgets.CellWidth(textsafe.Line(string(b))))
 			}
 		}
 		switch {
@@ -94,7 +95,7 @@ func (r *results) measure() {
 			tok = max(tok, n+(n-1)/3) // with thousands commas
 		}
 	}
-	r.tbl.measureWidths(cid, out, model, tok, fin)
+	r.tbl.MeasureWidths(cid, out, model, tok, fin)
 }
 
 // digits is the decimal length of n (with its sign).
@@ -143,11 +144,11 @@ func (r *results) cells(i int) []string {
 // keeping the selected result selected.
 func (r *results) apply() {
 	sel := int32(-1)
-	if r.nav.cursor < len(r.view) {
-		sel = r.view[r.nav.cursor]
+	if r.nav.Cursor < len(r.view) {
+		sel = r.view[r.nav.Cursor]
 	}
 	r.view = r.view[:0]
-	q := r.search.query()
+	q := r.search.Query()
 	et := uint16(0)
 	if r.errType != "" {
 		for i, w := range r.data.Words {
@@ -163,7 +164,7 @@ func (r *results) apply() {
 			continue
 		case r.errType != "" && row.ErrType != et:
 			continue
-		case q != "" && !containsFold(r.data.CustomIDBytes(i), q):
+		case q != "" && !widgets.ContainsFold(r.data.CustomIDBytes(i), q):
 			continue
 		}
 		r.view = append(r.view, int32(i))
@@ -176,57 +177,57 @@ func (r *results) apply() {
 	case orderTokens:
 		slices.SortStableFunc(r.view, func(a, b int32) int { return int(rows[b].Tokens) - int(rows[a].Tokens) })
 	}
-	r.nav.setCount(len(r.view))
-	r.nav.cursor = 0
+	r.nav.SetCount(len(r.view))
+	r.nav.Cursor = 0
 	for i, v := range r.view {
 		if v == sel {
-			r.nav.cursor = i
+			r.nav.Cursor = i
 			break
 		}
 	}
-	r.nav.clamp()
+	r.nav.Clamp()
 }
 
 // selected is the index (into data.Rows) under the cursor, or -1.
 func (r *results) selected() int {
-	if r.nav.cursor < 0 || r.nav.cursor >= len(r.view) {
+	if r.nav.Cursor < 0 || r.nav.Cursor >= len(r.view) {
 		return -1
 	}
-	return int(r.view[r.nav.cursor])
+	return int(r.view[r.nav.Cursor])
 }
 
 func (r *results) setSize(w, h int) {
-	r.tbl.layout(w)
-	r.nav.setHeight(max(1, h-1)) // the header
+	r.tbl.Layout(w)
+	r.nav.SetHeight(max(1, h-1)) // the header
 }
 
 // filtered reports whether anything narrows the view.
 func (r *results) filtered() bool {
-	return r.show != showAll || r.errType != "" || r.search.query() != ""
+	return r.show != showAll || r.errType != "" || r.search.Query() != ""
 }
 
 // clearFilters drops the filter, the error type and the search.
 func (r *results) clearFilters() {
 	r.show, r.errType = showAll, ""
-	r.search.clear()
+	r.search.Clear()
 	r.apply()
 }
 
 // render draws the header and the visible rows.
 func (r *results) render(s Styles) string {
 	var b strings.Builder
-	b.WriteString(r.tbl.header(s))
+	b.WriteString(r.tbl.Header(s))
 	if len(r.view) == 0 {
 		b.WriteString("\n" + s.Muted.Render("  no results match"))
 		return b.String()
 	}
-	a, z := r.nav.visible()
+	a, z := r.nav.Visible()
 	for i := a; i < z; i++ {
 		idx := int(r.view[i])
-		line := r.tbl.row(r.cells(idx), i == r.nav.cursor)
+		line := r.tbl.Row(r.cells(idx), i == r.nav.Cursor)
 		b.WriteByte('\n')
 		switch {
-		case i == r.nav.cursor:
+		case i == r.nav.Cursor:
 			b.WriteString(s.Selected.Render(line))
 		case r.data.Rows[idx].Failed:
 			b.WriteString(s.Error.Render(line))
@@ -245,10 +246,10 @@ func (r *results) position() string {
 	switch {
 	case len(r.view) == 0:
 		s = "0 of " + format.Int(total)
-	case r.nav.position() != "":
-		s = r.nav.position() + " · row " + format.Int(r.nav.cursor+1)
+	case r.nav.Position() != "":
+		s = r.nav.Position() + " · row " + format.Int(r.nav.Cursor+1)
 	default: // all shown
-		s = "1-" + format.Int(len(r.view)) + " of " + format.Int(len(r.view)) + " · row " + format.Int(r.nav.cursor+1)
+		s = "1-" + format.Int(len(r.view)) + " of " + format.Int(len(r.view)) + " · row " + format.Int(r.nav.Cursor+1)
 	}
 	if len(r.view) != total && len(r.view) > 0 {
 		s += " (filtered from " + format.Int(total) + ")"

@@ -58,7 +58,7 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		clean("an answer", func(m Model) bool { t := lastTurn(m); return t != nil && !t.running && !playOf(m).running() })
 		// An incomplete answer (max output tokens) and a failed one.
 		u.until("max output set", func(m Model) bool {
-			playOf(m).settings.field(setMaxOut).input.SetValue("3")
+			playOf(m).settings.Field(setMaxOut).Input.SetValue("3")
 			return true
 		})
 		u.runes("i")
@@ -71,7 +71,7 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 		u.until("failing model", func(m Model) bool {
 			p := playOf(m)
 			p.model = gateway.ModelFailMidstream
-			p.settings.field(setMaxOut).input.SetValue("")
+			p.settings.Field(setMaxOut).Input.SetValue("")
 			return true
 		})
 		u.runes("i")
@@ -127,7 +127,7 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 			})
 			u.key(tea.KeyEsc)
 			u.key(tea.KeyEsc)
-			u.until("filter cleared", func(m Model) bool { return batchOf(m) == nil && homeOf(m).filter.query() == "" })
+			u.until("filter cleared", func(m Model) bool { return batchOf(m) == nil && homeOf(m).filter.Query() == "" })
 		}
 		u.quit()
 		if l := log.String(); hostile.Found(l) != "" || strings.Contains(l, "\x1b") {

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // rulesEditor is a screen over a destination's filter rules; it is done
@@ -43,7 +44,7 @@ type ruleRow struct {
 	value     textinput.Model
 }
 
-func newValueInput(v string) textinput.Model { return newInput("", "value (optional)", 512, v) }
+func newValueInput(v string) textinput.Model { return widgets.NewInput("", "value (optional)", 512, v) }
 
 // rulesEdited is the rules as the editor left them (nil: none).
 type rulesEdited struct{ rules *api.FilterRules }

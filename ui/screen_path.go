@@ -7,11 +7,12 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 type pathPrompt struct {
 	c    *common
-	path pathInput
+	path widgets.PathInput
 	help string // what the user is doing
 	none string // what esc says
 }
@@ -20,15 +21,15 @@ type pathPrompt struct {
 type pathChosen string
 
 func newPathPrompt(c *common, prompt, value, help, none string) *pathPrompt {
-	return &pathPrompt{c: c, path: newPathInput(prompt, value), help: help, none: none}
+	return &pathPrompt{c: c, path: widgets.NewPathInput(prompt, value), help: help, none: none}
 }
 
 func (p *pathPrompt) Update(msg tea.Msg) (tea.Cmd, action) {
 	switch msg := msg.(type) {
-	case pathCompletedMsg:
-		p.path.completed(msg)
+	case widgets.PathCompletedMsg:
+		p.path.Completed(msg)
 	case tea.KeyMsg:
-		cmd, finished, path := p.path.key(msg)
+		cmd, finished, path := p.path.Key(msg)
 		switch {
 		case !finished:
 			return cmd, noAction
@@ -40,10 +41,10 @@ func (p *pathPrompt) Update(msg tea.Msg) (tea.Cmd, action) {
 	return nil, noAction
 }
 
-func (p *pathPrompt) focus() tea.Cmd      { return p.path.focus() }
-func (p *pathPrompt) View() string        { return p.path.view(p.c.styles) }
-func (p *pathPrompt) SetSize(w, _ int)    { p.path.setWidth(w) }
-func (p *pathPrompt) KeyMap() help.KeyMap { return p.path.keys }
+func (p *pathPrompt) focus() tea.Cmd      { return p.path.Focus() }
+func (p *pathPrompt) View() string        { return p.path.View(p.c.styles) }
+func (p *pathPrompt) SetSize(w, _ int)    { p.path.SetWidth(w) }
+func (p *pathPrompt) KeyMap() help.KeyMap { return p.path.Keys }
 func (p *pathPrompt) Help() string        { return p.help }
 func (p *pathPrompt) Typing() bool        { return true }
 func (p *pathPrompt) Inline() bool        { return true }

@@ -88,9 +88,9 @@ func TestDestEditorAsksOnItsOwnStack(t *testing.T) {
 	if e == nil {
 		t.Fatal("enter opens the editor")
 	}
-	e.form.field("name").input.SetValue("two")
+	e.form.Field("name").Input.SetValue("two")
 	m = drive(m, keyMsg("esc"))
-	if q, ok := destOf(m).editor().sub.top().(*question); !ok || q.p.question != "discard your edits?" {
+	if q, ok := destOf(m).editor().sub.top().(*question); !ok || q.p.Question != "discard your edits?" {
 		t.Fatalf("esc with edits asks first: %T", destOf(m).editor().sub.top())
 	}
 	if !destOf(m).Dialog() || destOf(m).Unsaved() == "" {
@@ -181,7 +181,7 @@ func TestToolFormAddsATool(t *testing.T) {
 	m := stateModel(t, &fakeClient{}, Options{View: "playground"}, 140, 50)
 	m = drive(m, keyMsg("s"))
 	p := playOf(m)
-	p.settings.field(setTools).input.SetValue(`[{"name":"get_weather","parameters":{"type":"object"}}]`)
+	p.settings.Field(setTools).Input.SetValue(`[{"name":"get_weather","parameters":{"type":"object"}}]`)
 	p.checkSettings()
 	m = drive(m, tea.KeyMsg{Type: tea.KeyCtrlT})
 	tf, ok := p.stack.top().(*toolForm)
@@ -190,16 +190,16 @@ func TestToolFormAddsATool(t *testing.T) {
 	}
 	m = drive(m, keyMsg("get weather")) // a space is not in a name
 	m = drive(m, keyMsg("ctrl+s"))
-	if tf.form.field("name").err == "" || !p.stack.open() {
+	if tf.form.Field("name").Err == "" || !p.stack.open() {
 		t.Fatal("a bad name is refused beside its field, the form stays")
 	}
-	tf.form.field("name").input.SetValue("get_weather")
+	tf.form.Field("name").Input.SetValue("get_weather")
 	m = drive(m, keyMsg("ctrl+s"))
-	if !strings.Contains(tf.form.field("name").err, "unique") {
-		t.Fatalf("a name already set is refused: %q", tf.form.field("name").err)
+	if !strings.Contains(tf.form.Field("name").Err, "unique") {
+		t.Fatalf("a name already set is refused: %q", tf.form.Field("name").Err)
 	}
-	tf.form.field("name").input.SetValue("get_time")
-	tf.form.field("parameters").input.SetValue(`{"type":"object","properties":{"zone":{"type":"string"}}}`)
+	tf.form.Field("name").Input.SetValue("get_time")
+	tf.form.Field("parameters").Input.SetValue(`{"type":"object","properties":{"zone":{"type":"string"}}}`)
 	m = drive(m, keyMsg("esc"))
 	if _, ok := tf.sub.top().(*question); !ok || p.Unsaved() == "" {
 		t.Fatal("esc with a typed tool asks first, and quitting would name it")

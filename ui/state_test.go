@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 func fakeBatches() *fakeClient {
@@ -99,7 +100,7 @@ func TestHelpListsEveryBindingOfTheFocusedComponent(t *testing.T) {
 	m = drive(m, keyMsg("3"))
 	m = drive(m, keyMsg("enter")) // the edit form: its name field types
 	m = drive(m, keyMsg("?"))
-	if !destOf(m).Typing() || destOf(m).editor().form.field("name").value() != "?" {
+	if !destOf(m).Typing() || destOf(m).editor().form.Field("name").Value() != "?" {
 		t.Fatal("? types while typing")
 	}
 	m = drive(m, tea.KeyMsg{Type: tea.KeyF1})
@@ -152,8 +153,8 @@ func TestHomeListFilterSortOpenAndBack(t *testing.T) {
 		t.Fatalf("a failed batch says why it has no results:\n%s", v)
 	}
 	m = drive(m, keyMsg("esc"))
-	if homeOf(m).opened() != nil || homeOf(m).nav.cursor != 1 {
-		t.Fatalf("esc returns to the same row: %d", homeOf(m).nav.cursor)
+	if homeOf(m).opened() != nil || homeOf(m).nav.Cursor != 1 {
+		t.Fatalf("esc returns to the same row: %d", homeOf(m).nav.Cursor)
 	}
 }
 
@@ -283,11 +284,11 @@ func TestDestFormShowsAllErrorsAndProtectsEdits(t *testing.T) {
 	m = drive(m, keyMsg("enter"))
 	e := destOf(m).editor()
 	// Two bad values: both errors show at once, each beside its field.
-	e.form.field("sampling_rate").input.SetValue("2")
-	e.form.field("regions").picks = map[string]bool{}
+	e.form.Field("sampling_rate").Input.SetValue("2")
+	e.form.Field("regions").Picks = map[string]bool{}
 	m = drive(m, keyMsg("ctrl+s"))
 	v := viewOf(m)
-	if e.form.field("sampling_rate").err == "" || e.form.field("regions").err == "" || !strings.Contains(v, "✗ must be 0.0001 to 1") || !strings.Contains(v, "✗ pick at least one region") {
+	if e.form.Field("sampling_rate").Err == "" || e.form.Field("regions").Err == "" || !strings.Contains(v, "✗ must be 0.0001 to 1") || !strings.Contains(v, "✗ pick at least one region") {
 		t.Fatalf("all errors at once:\n%s", v)
 	}
 	if strings.Contains(strings.Join(fc.calls, " "), "UpdateDestination") {
@@ -299,7 +300,7 @@ func TestDestFormShowsAllErrorsAndProtectsEdits(t *testing.T) {
 		t.Fatalf("no question:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("N"))
-	if destOf(m).editor() == nil || destOf(m).editor().form.field("sampling_rate").value() != "2" {
+	if destOf(m).editor() == nil || destOf(m).editor().form.Field("sampling_rate").Value() != "2" {
 		t.Fatal("N must keep the edits")
 	}
 	m = drive(m, keyMsg("esc"))
@@ -309,14 +310,14 @@ func TestDestFormShowsAllErrorsAndProtectsEdits(t *testing.T) {
 	}
 	// Nothing of the closed form leaks into the next one.
 	m = drive(m, keyMsg("enter"))
-	if f := destOf(m).editor().form; f.field("sampling_rate").value() != "1" || f.field("sampling_rate").err != "" {
+	if f := destOf(m).editor().form; f.Field("sampling_rate").Value() != "1" || f.Field("sampling_rate").Err != "" {
 		t.Fatal("the next form starts clean")
 	}
 	// A new secret is masked while typed, until revealed.
 	m = drive(m, keyMsg("esc"))
 	m = drive(m, keyMsg("enter"))
 	f := destOf(m).editor().form
-	for f.current().name != "config.secretKey" {
+	for f.Current().Name != "config.secretKey" {
 		m = drive(m, keyMsg("tab"))
 	}
 	for _, r := range "sk-new-1" {
@@ -337,7 +338,7 @@ func TestDestReadOnlyInputsAreReadOnly(t *testing.T) {
 	m := stateModel(t, fc, Options{View: "destinations", ReadOnly: true}, 140, 40)
 	m = drive(m, keyMsg("enter"))
 	m = drive(m, keyMsg("x"))
-	if destOf(m).editor().form.field("name").value() != "" || destOf(m).Typing() || !strings.Contains(m.notice, "read-only") {
+	if destOf(m).editor().form.Field("name").Value() != "" || destOf(m).Typing() || !strings.Contains(m.notice, "read-only") {
 		t.Fatalf("read-only: %q typing %v", m.notice, destOf(m).Typing())
 	}
 	m = drive(m, keyMsg("esc"))
@@ -383,7 +384,7 @@ func TestDestCreateFlow(t *testing.T) {
 	if v := viewOf(m); !strings.Contains(v, "choose its type") || !strings.Contains(v, "langfuse") || !strings.Contains(v, "another type") {
 		t.Fatalf("type picker:\n%s", v)
 	}
-	for destOf(m).types().nav.cursor < 5 { // langfuse
+	for destOf(m).types().nav.Cursor < 5 { // langfuse
 		m = drive(m, keyMsg("down"))
 	}
 	m = drive(m, keyMsg("enter"))
@@ -393,12 +394,12 @@ func TestDestCreateFlow(t *testing.T) {
 	}
 	// Saving at once names every missing member.
 	m = drive(m, keyMsg("ctrl+s"))
-	if e.form.field("name").err == "" || e.form.field("config.publicKey").err == "" || e.form.field("config.secretKey").err == "" {
+	if e.form.Field("name").Err == "" || e.form.Field("config.publicKey").Err == "" || e.form.Field("config.secretKey").Err == "" {
 		t.Fatalf("missing members:\n%s", viewOf(m))
 	}
-	e.form.field("name").input.SetValue("mine")
-	e.form.field("config.publicKey").input.SetValue("pk-1")
-	e.form.field("config.secretKey").input.SetValue("sk-lf-secret-value-1234")
+	e.form.Field("name").Input.SetValue("mine")
+	e.form.Field("config.publicKey").Input.SetValue("pk-1")
+	e.form.Field("config.secretKey").Input.SetValue("sk-lf-secret-value-1234")
 	m = drive(m, keyMsg("ctrl+s"))
 	v := viewOf(m)
 	if !strings.Contains(v, `"type": "langfuse"`) || !strings.Contains(v, `"secretKey": "…1234"`) || strings.Contains(v, "secret-value") {
@@ -437,21 +438,21 @@ func TestDestDeleteNeedsTheName(t *testing.T) {
 // cut before an id.
 func TestTablesSizedToContent(t *testing.T) {
 	for _, w := range []int{80, 200} {
-		tb := newTable(
-			column{title: "STATUS", keep: 9, max: 24},
-			column{title: "ID", keep: 1, min: 10},
-			column{title: "MODEL", keep: 7, max: 36},
-			column{title: "ERROR", keep: 8, max: 30},
+		tb := widgets.NewTable(
+			widgets.Column{Title: "STATUS", Keep: 9, Max: 24},
+			widgets.Column{Title: "ID", Keep: 1, Min: 10},
+			widgets.Column{Title: "MODEL", Keep: 7, Max: 36},
+			widgets.Column{Title: "ERROR", Keep: 8, Max: 30},
 		)
 		cells := []string{"completed with errors", "batch-1795321757-a-very-long-identifier-of-a-batch", "anthropic/claude-sonnet-4", "context_length_exceeded"}
-		tb.measure(cells...)
-		tb.layout(w)
-		line := tb.row(cells, true)
+		tb.Measure(cells...)
+		tb.Layout(w)
+		line := tb.Row(cells, true)
 		if lipgloss.Width(line) > w {
 			t.Fatalf("%d: %d cells", w, lipgloss.Width(line))
 		}
 		for _, keep := range []string{"completed with errors", "anthropic/claude-sonnet-4", "context_length_exceeded"} {
-			if !strings.Contains(line, keep) && tb.widths[1] > 10 {
+			if !strings.Contains(line, keep) && tb.Widths[1] > 10 {
 				t.Fatalf("at %d %q was cut before the id: %q", w, keep, line)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/ui/transcript"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // streamItem is what the pump hands over: an event (or the end) and the
@@ -256,7 +257,7 @@ func readToolFileCmd(t *turn, idx int, path string) tea.Cmd {
 // the home folder): every file the playground reads (settings files, a
 // call's result, canned results). Its errors say what is wrong in words.
 func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(expandHome(path))
+	f, err := os.Open(widgets.ExpandHome(path))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, errors.New("no such file: " + path)

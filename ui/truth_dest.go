@@ -23,20 +23,20 @@ func (e *destEditor) changeLine() string {
 	if e.kind == editCreate {
 		return "new destination: nothing is sent before the review (ctrl+s)"
 	}
-	return e.form.changeLine()
+	return e.form.ChangeLine()
 }
 
 // filterEnter is enter on the filter line, as in the batches home: when
 // the text matches one destination, it opens (its editor) and the filter
 // goes; otherwise the filter is kept.
 func (v *destView) filterEnter() tea.Cmd {
-	text := strings.TrimSpace(v.filter.input.Value())
-	v.filter.stop()
+	text := strings.TrimSpace(v.filter.Input.Value())
+	v.filter.Stop()
 	if len(v.view) != 1 || text == "" {
 		return v.maybeMore()
 	}
 	d := v.rows[v.view[0]]
-	v.filter.clear()
+	v.filter.Clear()
 	v.apply()
 	v.stack.push(newEditEditor(v.c, d))
 	return nil

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
 )
 
@@ -32,14 +31,4 @@ func homeFilterKeeps(f int, b *api.Batch) bool {
 		return b.RequestCounts.Failed > 0
 	}
 	return true
-}
-
-// keepTail cuts s to w cells from the left, "…" first, so that the end
-// that tells ids apart stays; a cell that fits is unchanged.
-func keepTail(s string, w int) string {
-	cw := cellWidth(s)
-	if cw <= w || w < 2 {
-		return s
-	}
-	return ansi.TruncateLeft(s, cw-w+1, "…")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/gateway"
 	"github.com/gwdash/gwdash/internal/record"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // httpModel is stateModel over a real client (the embedded gateway over
@@ -160,7 +161,7 @@ func TestNewDestinationReviewHidesTheSecret(t *testing.T) {
 	d := destOf(m)
 	for i, s := range api.DestinationTypeSpecs {
 		if s.Name == "posthog" {
-			d.types().nav.cursor = i
+			d.types().nav.Cursor = i
 		}
 	}
 	m = drive(m, keyMsg("enter"))
@@ -170,10 +171,10 @@ func TestNewDestinationReviewHidesTheSecret(t *testing.T) {
 	}
 	const secret = "phc_ABCDEFGHIJKLmnopqrstuvWXYZ"
 	for _, f := range []struct{ name, value string }{{"name", "my-posthog"}, {"config.apiKey", secret}} {
-		for i, fl := range e.form.fields {
-			if fl.name == f.name {
-				e.form.idx = i
-				e.form.focus()
+		for i, fl := range e.form.Fields {
+			if fl.Name == f.name {
+				e.form.Cursor = i
+				e.form.Focus()
 			}
 		}
 		for _, r := range f.value {
@@ -207,7 +208,7 @@ func TestEstimateCountsTheWholeRequestAndCardLabelsCosts(t *testing.T) {
 	u := start(t, Options{Client: c, View: "playground", Model: "openai/gpt-4o-mini"}, 140, 50)
 	system := strings.Repeat("You answer briefly. ", 40) // 800 bytes
 	u.until("instructions set", func(m Model) bool {
-		playOf(m).settings.field(setInstructions).input.SetValue(system)
+		playOf(m).settings.Field(setInstructions).Input.SetValue(system)
 		return true
 	})
 	u.typePrompt("Explain routing")
@@ -355,7 +356,7 @@ func TestEnterInAFilterIsTheSameEverywhere(t *testing.T) {
 	}
 	m = httpModel(t, c, Options{View: "destinations"}, 140, 40)
 	m = typeIn(m, "e")
-	if d := destOf(m); d.editor() != nil || d.filter.query() != "e" || len(d.view) < 2 {
+	if d := destOf(m); d.editor() != nil || d.filter.Query() != "e" || len(d.view) < 2 {
 		t.Fatalf("destinations: enter on several matches does not keep the filter:\n%s", viewOf(m))
 	}
 	m = drive(m, keyMsg("/"))
@@ -432,13 +433,13 @@ func TestNarrowHomeShowsTheIdsDistinguishingPart(t *testing.T) {
 	m := httpModel(t, c, Options{}, 80, 24)
 	v := viewOf(m)
 	h := homeOf(m)
-	if h.tbl.widthOf(homeID) == 0 {
+	if h.tbl.WidthOf(homeID) == 0 {
 		t.Fatalf("no id column at 80x24:\n%s", v)
 	}
 	seen := map[string]string{}
 	for _, seed := range []string{gateway.SeedChat, gateway.SeedFailed, gateway.SeedRateLimit, gateway.SeedFlaky500, gateway.SeedFlaky502} {
 		id := srv.SeedID(seed)
-		shown := strings.TrimPrefix(keepTail(id, h.tbl.widthOf(homeID)), "…")
+		shown := strings.TrimPrefix(widgets.KeepTail(id, h.tbl.WidthOf(homeID)), "…")
 		if !strings.Contains(v, shown) || !strings.HasSuffix(id, shown) || seen[shown] != "" {
 			t.Fatalf("%s shows as %q (as %s does):\n%s", id, shown, seen[shown], v)
 		}
@@ -606,9 +607,9 @@ func TestTabAndOptionFocusShowWithoutColour(t *testing.T) {
 	if v := viewOf(m); !strings.Contains(strings.Split(v, "\n")[0], "[2 Playground]") {
 		t.Fatalf("the tab bar without colour:\n%s", strings.Split(v, "\n")[0])
 	}
-	f := multiField("regions", "regions", "", []string{"global", "europe", "us"}, []string{"global"})
-	fm := newForm(f)
-	if v := fm.valueView(NewStyles(DefaultTheme(), plainRenderer()), f, true); !strings.Contains(v, "›[x] global") {
+	f := widgets.MultiField("regions", "regions", "", []string{"global", "europe", "us"}, []string{"global"})
+	fm := widgets.NewForm(f)
+	if v := fm.ValueView(NewStyles(DefaultTheme(), plainRenderer()), f, true); !strings.Contains(v, "›[x] global") {
 		t.Fatalf("the option under the cursor: %q", v)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 )
 
 // knownWorkspaces are the workspaces this session has seen: the one in the
@@ -135,7 +136,7 @@ type workspaceChosen string
 
 func newWorkspacePrompt(c *common, current string, known *knownWorkspaces) *workspacePrompt {
 	w := &workspacePrompt{c: c, known: known, keys: DefaultWorkspaceKeys(),
-		input: newInput("workspace › ", "workspace UUID (empty = the key's default)", 64, current)}
+		input: widgets.NewInput("workspace › ", "workspace UUID (empty = the key's default)", 64, current)}
 	return w
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/gwdash/gwdash/internal/gateway"
 	"github.com/gwdash/gwdash/internal/hostile"
 	"github.com/gwdash/gwdash/internal/textsafe"
+	"github.com/gwdash/gwdash/ui/widgets"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -53,11 +54,11 @@ func TestTableRowsNeverExceedTheWidth(t *testing.T) {
 	s := NewStyles(DefaultTheme(), plainRenderer())
 	check := func(a, b, c oddText, w8 uint8) bool {
 		w := int(w8)%120 + 20 // below 20 columns the shell draws no view
-		tbl := newTable(column{title: "NAME", keep: 2, min: 8}, column{title: "TYPE", keep: 8, max: 16}, column{title: "REGIONS", keep: 5, max: 22})
+		tbl := widgets.NewTable(widgets.Column{Title: "NAME", Keep: 2, Min: 8}, widgets.Column{Title: "TYPE", Keep: 8, Max: 16}, widgets.Column{Title: "REGIONS", Keep: 5, Max: 22})
 		cells := []string{textsafe.Line(string(a)), textsafe.Line(string(b)), textsafe.Line(string(c))}
-		tbl.measure(cells...)
-		tbl.layout(w)
-		for _, row := range []string{tbl.row(cells, false), tbl.row(cells, true), tbl.header(s)} {
+		tbl.Measure(cells...)
+		tbl.Layout(w)
+		for _, row := range []string{tbl.Row(cells, false), tbl.Row(cells, true), tbl.Header(s)} {
 			if ansi.StringWidth(row) > w || termCells(row) > w {
 				t.Logf("%q %q %q at %d: %q is %d/%d cells", a, b, c, w, row, ansi.StringWidth(row), termCells(row))
 				return false

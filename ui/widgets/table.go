@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"strings"
@@ -6,88 +6,90 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/gwdash/gwdash/ui/styles"
 )
 
-// column describes one column of a table: its name (how the code
+// Column describes one column of a table: its name (how the code
 // addresses it; the title when not given) and its sizing rule.
-type column struct {
-	name  string
-	title string
-	// max caps the column's width (0: no cap); min is what it keeps when
+type Column struct {
+	Name  string
+	Title string
+	// Max caps the column's width (0: no cap); Min is what it keeps when
 	// space is short (0: the title's width, or 4).
-	min, max int
-	// keep orders who gives up width first when space is short: lower
+	Min, Max int
+	// Keep orders who gives up width first when space is short: lower
 	// gives first. Ids give before status, model and error.
-	keep  int
-	right bool
-	// tail keeps a cut cell's end ("…9379-ratelimited"): ids share
+	Keep  int
+	Right bool
+	// Tail keeps a cut cell's end ("…9379-ratelimited"): ids share
 	// their prefix and differ at the end.
-	tail bool
-	// optional columns go whole, least kept first, before any other
+	Tail bool
+	// Optional columns go whole, least kept first, before any other
 	// column is cut (a progress bar beside the counts it draws).
-	optional bool
+	Optional bool
 }
 
-// table lays out and draws rows whose columns are sized to their content:
+// Table lays out and draws rows whose columns are sized to their content:
 // each column takes its content's width up to its cap, spare room widens
 // the gaps a little, and when space is short the columns that matter
 // least shrink first (then disappear), truncated with an ellipsis. It
 // draws only the rows it is given: the caller passes the visible ones.
-type table struct {
-	cols    []column
+type Table struct {
+	cols    []Column
 	content []int // widest cell of each column, measured when rows change
-	widths  []int // laid out
+	Widths  []int // laid out (0: the column is hidden)
 	width   int
 	gap     int // cells between columns
 }
 
-func newTable(cols ...column) table {
-	t := table{cols: cols, content: make([]int, len(cols)), widths: make([]int, len(cols))}
+// NewTable is a table of the columns in the order drawn.
+func NewTable(cols ...Column) Table {
+	t := Table{cols: cols, content: make([]int, len(cols)), Widths: make([]int, len(cols))}
 	for i, c := range cols {
-		t.content[i] = cellWidth(c.title)
+		t.content[i] = CellWidth(c.Title)
 	}
 	return t
 }
 
-// resetContent starts measuring again (the rows changed).
-func (t *table) resetContent() {
+// ResetContent starts measuring again (the rows changed).
+func (t *Table) ResetContent() {
 	for i, c := range t.cols {
-		t.content[i] = cellWidth(c.title)
+		t.content[i] = CellWidth(c.Title)
 	}
 }
 
-// measure widens the columns to fit one row's cells (up to their caps).
-func (t *table) measure(cells ...string) {
+// Measure widens the columns to fit one row's cells (up to their caps).
+func (t *Table) Measure(cells ...string) {
 	for i, c := range cells {
 		if i >= len(t.content) {
 			break
 		}
-		limit := t.cols[i].max
+		limit := t.cols[i].Max
 		if limit > 0 && t.content[i] >= limit {
 			continue
 		}
-		if w := cellWidth(c); w > t.content[i] {
+		if w := CellWidth(c); w > t.content[i] {
 			t.content[i] = w
 		}
 	}
 }
 
-// measureWidths widens the columns to widths already measured (up to
+// MeasureWidths widens the columns to widths already measured (up to
 // their caps).
-func (t *table) measureWidths(ws ...int) {
+func (t *Table) MeasureWidths(ws ...int) {
 	for i, w := range ws {
 		if i >= len(t.content) {
 			break
 		}
-		if limit := t.cols[i].max; limit > 0 {
+		if limit := t.cols[i].Max; limit > 0 {
 			w = min(w, limit)
 		}
 		t.content[i] = max(t.content[i], w)
 	}
 }
 
-// cellWidth is the width of a plain cell, fast for ASCII.
-func cellWidth(s string) int {
+// CellWidth is the width of a plain cell, fast for ASCII.
+func CellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf || s[i] < 0x20 {
 			return lipgloss.Width(s)
@@ -98,17 +100,17 @@ func cellWidth(s string) int {
 
 const colGap = 1
 
-// layout fits the columns into total cells (the marker's two cells
+// Layout fits the columns into total cells (the marker's two cells
 // included).
-func (t *table) layout(total int) {
+func (t *Table) Layout(total int) {
 	t.width = total
 	avail := total - 2 // the selection marker
 	n := len(t.cols)
 	want := make([]int, n)
 	for i, c := range t.cols {
 		w := t.content[i]
-		if c.max > 0 {
-			w = min(w, c.max)
+		if c.Max > 0 {
+			w = min(w, c.Max)
 		}
 		want[i] = max(w, 1)
 	}
@@ -129,12 +131,12 @@ func (t *table) layout(total int) {
 		order[i] = i
 	}
 	for i := 1; i < n; i++ {
-		for j := i; j > 0 && t.cols[order[j]].keep < t.cols[order[j-1]].keep; j-- {
+		for j := i; j > 0 && t.cols[order[j]].Keep < t.cols[order[j-1]].Keep; j-- {
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
 	for _, i := range order {
-		if t.cols[i].optional && sum(want) > avail {
+		if t.cols[i].Optional && sum(want) > avail {
 			want[i] = 0
 		}
 	}
@@ -146,9 +148,9 @@ func (t *table) layout(total int) {
 		if want[i] == 0 {
 			continue
 		}
-		floor := t.cols[i].min
+		floor := t.cols[i].Min
 		if floor == 0 {
-			floor = min(want[i], max(4, cellWidth(t.cols[i].title)))
+			floor = min(want[i], max(4, CellWidth(t.cols[i].Title)))
 		}
 		want[i] = max(floor, want[i]-over)
 	}
@@ -171,20 +173,20 @@ func (t *table) layout(total int) {
 	if extra := avail - sum(want); extra > 0 && shown > 1 {
 		t.gap = colGap + min(2, extra/(shown-1))
 	}
-	copy(t.widths, want)
+	copy(t.Widths, want)
 }
 
-// header draws the titles.
-func (t *table) header(s Styles) string {
+// Header draws the titles.
+func (t *Table) Header(s styles.Styles) string {
 	titles := make([]string, len(t.cols))
 	for i, c := range t.cols {
-		titles[i] = c.title
+		titles[i] = c.Title
 	}
 	return s.TableHead.Render(t.line("  ", titles))
 }
 
-// row draws one row: the marker ("▸ " when selected), then the cells.
-func (t *table) row(cells []string, selected bool) string {
+// Row draws one row: the marker ("▸ " when selected), then the cells.
+func (t *Table) Row(cells []string, selected bool) string {
 	marker := "  "
 	if selected {
 		marker = "▸ "
@@ -192,11 +194,11 @@ func (t *table) row(cells []string, selected bool) string {
 	return t.line(marker, cells)
 }
 
-func (t *table) line(marker string, cells []string) string {
+func (t *Table) line(marker string, cells []string) string {
 	var b strings.Builder
 	b.WriteString(marker)
 	first := true
-	for i, w := range t.widths {
+	for i, w := range t.Widths {
 		if w <= 0 {
 			continue
 		}
@@ -208,17 +210,17 @@ func (t *table) line(marker string, cells []string) string {
 		if i < len(cells) {
 			cell = cells[i]
 		}
-		if t.cols[i].tail {
-			cell = keepTail(cell, w)
+		if t.cols[i].Tail {
+			cell = KeepTail(cell, w)
 		}
-		b.WriteString(fit(cell, w, t.cols[i].right))
+		b.WriteString(Fit(cell, w, t.cols[i].Right))
 	}
 	return b.String()
 }
 
-// fit pads or truncates a cell to w cells, with an ellipsis when cut.
-func fit(s string, w int, right bool) string {
-	cw := cellWidth(s)
+// Fit pads or truncates a cell to w cells, with an ellipsis when cut.
+func Fit(s string, w int, right bool) string {
+	cw := CellWidth(s)
 	if cw > w {
 		s = ansi.Truncate(s, w, "…")
 		cw = lipgloss.Width(s)
@@ -230,42 +232,52 @@ func fit(s string, w int, right bool) string {
 	return s + pad
 }
 
-// col is the position of the column named name (its name, or its title
+// KeepTail cuts s to w cells from the left, "…" first, so that the end
+// that tells ids apart stays; a cell that fits is unchanged.
+func KeepTail(s string, w int) string {
+	cw := CellWidth(s)
+	if cw <= w || w < 2 {
+		return s
+	}
+	return ansi.TruncateLeft(s, cw-w+1, "…")
+}
+
+// Col is the position of the column named name (its name, or its title
 // when it has none), or -1.
-func (t *table) col(name string) int {
+func (t *Table) Col(name string) int {
 	for i, c := range t.cols {
-		if c.name == name || (c.name == "" && c.title == name) {
+		if c.Name == name || (c.Name == "" && c.Title == name) {
 			return i
 		}
 	}
 	return -1
 }
 
-// cells lays a row's cells out in column order, asking cell for each
+// Cells lays a row's cells out in column order, asking cell for each
 // column by name.
-func (t *table) cells(cell func(name string) string) []string {
+func (t *Table) Cells(cell func(name string) string) []string {
 	out := make([]string, len(t.cols))
 	for i, c := range t.cols {
-		name := c.name
+		name := c.Name
 		if name == "" {
-			name = c.title
+			name = c.Title
 		}
 		out[i] = cell(name)
 	}
 	return out
 }
 
-// set replaces the cell of the column named name.
-func (t *table) set(cells []string, name, v string) {
-	if i := t.col(name); i >= 0 && i < len(cells) {
+// Set replaces the cell of the column named name.
+func (t *Table) Set(cells []string, name, v string) {
+	if i := t.Col(name); i >= 0 && i < len(cells) {
 		cells[i] = v
 	}
 }
 
-// widthOf is the room laid out for the column named name (0: hidden).
-func (t *table) widthOf(name string) int {
-	if i := t.col(name); i >= 0 && i < len(t.widths) {
-		return t.widths[i]
+// WidthOf is the room laid out for the column named name (0: hidden).
+func (t *Table) WidthOf(name string) int {
+	if i := t.Col(name); i >= 0 && i < len(t.Widths) {
+		return t.Widths[i]
 	}
 	return 0
 }
