@@ -83,7 +83,7 @@ type Model struct {
 	balance   *api.Credits // the organisation's (management key)
 	ticking   bool
 	quitting  bool
-	// wait is an operation's wait on screen, a countdown (waits.go).
+	// wait is an operation's wait on screen, a countdown (app_waits.go).
 	wait        shownWait
 	waitTicking bool
 	// quitAsk is "quit and lose it?" while open (app_quit.go).
@@ -241,7 +241,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var warn tea.Cmd
 		if msg.err == nil {
 			m.credit = msg.key
-			warn = m.c.creditWarn(msg.key) // credit_warn: batch_watch.go
+			warn = m.c.creditWarn(msg.key) // credit_warn: home_watch.go
 		} else if api.IsNotOffered(msg.err) {
 			m.credit = nil
 		}

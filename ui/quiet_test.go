@@ -2,7 +2,7 @@ package ui
 
 // An idle dashboard is quiet: what wakes it (its own timers) and what it
 // draws, counted over idle minutes with an injected clock. The program's
-// own frame ticker is Bubble Tea's (frameRate, run.go); these count what
+// own frame ticker is Bubble Tea's (frameRate, app_run.go); these count what
 // the dashboard adds to it.
 
 import (

@@ -329,7 +329,7 @@ func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 		return v.startExport()
 	case key.Matches(msg, k.Copy):
 		return v.copySelected()
-	case key.Matches(msg, k.Watch): // the home keeps the watches (batch_watch.go)
+	case key.Matches(msg, k.Watch): // the home keeps the watches (home_watch.go)
 		return msgCmd(watchToggleMsg{id: v.id})
 	case key.Matches(msg, k.Retry):
 		return v.startRetry()

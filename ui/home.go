@@ -123,9 +123,9 @@ type batchesView struct {
 	// diff of two (diffView), the submit dialog or a y/N question.
 	stack stack
 
-	// marks are the batches marked for a diff (A, then B; batch_diff.go).
+	// marks are the batches marked for a diff (A, then B; home_diff.go).
 	marks []string
-	// watch is the batches watched until they end (batch_watch.go).
+	// watch is the batches watched until they end (home_watch.go).
 	watch *watchList
 }
 

@@ -46,8 +46,8 @@ type turn struct {
 	// lay is the turn's own lines (head, foot), kept for a width so that
 	// a frame does not draw them again for every turn of the history.
 	lay layout
-	// schema is a structured answer's view (turn_schema.go), calls the
-	// function calls (turn_calls.go): nil when the request asked for
+	// schema is a structured answer's view (play_turn_schema.go), calls the
+	// function calls (play_turn_calls.go): nil when the request asked for
 	// neither; cont is set on a turn that sends tool results.
 	schema *turnSchema
 	calls  *turnCalls

@@ -1,5 +1,5 @@
-// Package ui is gwdash's Bubble Tea dashboard: a shell with three views
-// (batches, playground, destinations). See README.md in this folder for the
+// Package ui is gwdash's Bubble Tea dashboard: a shell with four views
+// (batches, playground, destinations, logs). See README.md in this folder for the
 // shape every view has and the rules it follows.
 package ui
 
@@ -171,7 +171,7 @@ type common struct {
 	// writes are the file writes the dashboard started: gathered,
 	// tracked, and finished before it quits.
 	writes *writeQueue
-	// credit warns once when the key's credit runs low (batch_watch.go).
+	// credit warns once when the key's credit runs low (home_watch.go).
 	credit *notify.CreditWatch
 }
 

@@ -23,7 +23,7 @@ import (
 func (p *playground) history(prompt string) api.Input {
 	if p.usesItems() {
 		// Calls were answered: the calls and their results go with
-		// the messages, as the items they were (turn_calls.go).
+		// the messages, as the items they were (play_turn_calls.go).
 		items, err := conversationItems(p.turns, len(p.turns))
 		b, err2 := json.Marshal(api.InputMessage{Type: "message", Role: "user", Content: prompt})
 		if err == nil && err2 == nil {

@@ -2,10 +2,10 @@ package ui
 
 // The playground: the model and its routing of keys between the
 // transcript, the prompt, the model picker, the settings and the compare
-// panes. Sending and following answers is in playground_send.go, the
-// drawing in playground_view.go, turns and their rendering in turn.go, the
-// commands in stream_cmds.go, saving in playground_save.go, compare mode
-// in compare.go.
+// panes. Sending and following answers is in play_send.go, the
+// drawing in play_draw.go, turns and their rendering in play_turn.go, the
+// commands in play_stream.go, saving in play_save.go, compare mode
+// in play_compare.go.
 
 import (
 	"context"
