@@ -1,15 +1,12 @@
 package styles
 
 import (
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/leaf"
 )
 
 // Every colour role has a light and a dark shade: the adaptive pairs are
@@ -45,17 +42,4 @@ func TestStatusRoles(t *testing.T) {
 }
 
 // styles is a leaf: it imports no package of the dashboard's screens.
-func TestStylesIsALeaf(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	for _, f := range files {
-		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, im := range af.Imports {
-			if p := strings.Trim(im.Path.Value, `"`); strings.HasPrefix(p, "github.com/gwdash/gwdash/ui") || strings.HasPrefix(p, "github.com/gwdash/gwdash/cmd") {
-				t.Errorf("%s imports %s", f, p)
-			}
-		}
-	}
-}
+func TestStylesIsALeaf(t *testing.T) { leaf.Check(t) }
