@@ -67,21 +67,23 @@ type effectiveMsg struct {
 // from the rows it was opened on and, once the server took the child,
 // closes with retried.
 type retryDialog struct {
-	c        *common
-	ctx      context.Context
-	id       string         // the parent batch
-	data     *api.BatchData // the rows it plans from
-	own      string         // the batch's own model
-	w, h     int
-	keys     RetryKeys
-	in       *retry.Input
-	cat      *api.Catalogue
-	plan     *retry.Plan
-	groups   []retry.Group
-	cursor   int
-	model    string
-	input    textinput.Model
-	editing  bool
+	c       *common
+	ctx     context.Context
+	id      string         // the parent batch
+	data    *api.BatchData // the rows it plans from
+	own     string         // the batch's own model
+	w, h    int
+	keys    RetryKeys
+	in      *retry.Input
+	cat     *api.Catalogue
+	plan    *retry.Plan
+	groups  []retry.Group
+	cursor  int
+	model   string
+	input   textinput.Model
+	editing bool
+	// sub holds "drop the typed model?" (esc on a changed model field).
+	sub      stack
 	seq      int
 	planning bool
 	sending  bool
@@ -269,6 +271,17 @@ func retryWhy(err error, id string) string {
 func (r *retryDialog) Update(msg tea.Msg) (tea.Cmd, action) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if r.sub.open() {
+			cmd, a := r.sub.update(msg)
+			if ans, ok := a.value.(answer); ok {
+				if !ans.yes {
+					return tea.Batch(cmd, say("still typing the model: enter uses it")), noAction
+				}
+				r.stopEditing()
+				return tea.Batch(cmd, say("model unchanged: "+textsafe.Line(r.model))), noAction
+			}
+			return cmd, noAction
+		}
 		return r.key(msg)
 	case retryPlannedMsg:
 		return r.onPlanned(msg)
@@ -364,16 +377,18 @@ func (r *retryDialog) onKey(msg tea.KeyMsg) tea.Cmd {
 		ik := widgets.DefaultInputKeys("use this model")
 		switch {
 		case key.Matches(msg, ik.Cancel):
-			r.editing = false
-			r.input.Blur()
+			if strings.TrimSpace(r.input.Value()) != r.model {
+				r.sub.push(newQuestion(r.c, widgets.NewConfirm("drop the typed model?", "drop model"), "answering y/N"))
+				return nil
+			}
+			r.stopEditing()
 			return nil
 		case key.Matches(msg, ik.Accept):
 			m := strings.TrimSpace(r.input.Value())
 			if err := api.ValidateModel(m); err != nil {
 				return fail("model: " + describeErr(err))
 			}
-			r.editing = false
-			r.input.Blur()
+			r.stopEditing()
 			r.model = m
 			return r.replan()
 		}
@@ -524,6 +539,9 @@ func (r *retryDialog) View() string {
 	lines = append(lines, "")
 	if r.editing {
 		lines = append(lines, r.input.View())
+		if q, asking := r.sub.inline(); asking {
+			lines = append(lines, fit(q))
+		}
 	} else {
 		which := " (the batch's)"
 		if r.model != r.own {
@@ -549,11 +567,32 @@ func (r *retryDialog) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (r *retryDialog) Help() string { return "retrying failed rows" }
-func (r *retryDialog) Typing() bool { return r.editing }
+// stopEditing leaves the model field.
+func (r *retryDialog) stopEditing() {
+	r.editing = false
+	r.input.Blur()
+}
 
-// KeyMap is the dialog's keys (the model field's while typing it).
+func (r *retryDialog) Help() string {
+	if s := r.sub.top(); s != nil {
+		return s.Help()
+	}
+	return "retrying failed rows"
+}
+
+func (r *retryDialog) Typing() bool {
+	if s := r.sub.top(); s != nil {
+		return s.Typing()
+	}
+	return r.editing
+}
+
+// KeyMap is the dialog's keys (the model field's while typing it, the
+// question's while it asks).
 func (r *retryDialog) KeyMap() help.KeyMap {
+	if s := r.sub.top(); s != nil {
+		return s.KeyMap()
+	}
 	if r.editing {
 		ik := widgets.DefaultInputKeys("use this model")
 		return keyMap{short: ik.ShortHelp(), full: ik.FullHelp()}

@@ -77,6 +77,29 @@ func TestRetryFromTheInspector(t *testing.T) {
 		t.Fatal("N submitted a batch")
 	}
 
+	// A model typed in the dialog is not dropped by esc without asking.
+	u.runes("R")
+	u.screen("as a new batch? y/N")
+	u.runes("m")
+	u.until("the model field", func(m Model) bool { r := retryOf(m); return r != nil && r.editing })
+	u.runes("x")
+	u.key(tea.KeyEsc)
+	u.screen("drop the typed model? y/N")
+	u.runes("n")
+	u.until("still typing the model", func(m Model) bool {
+		r := retryOf(m)
+		return r != nil && r.editing && !r.sub.open() && strings.HasSuffix(r.input.Value(), "x")
+	})
+	u.key(tea.KeyEsc)
+	u.screen("drop the typed model? y/N")
+	u.runes("y")
+	u.until("the field left, the model unchanged", func(m Model) bool {
+		r := retryOf(m)
+		return r != nil && !r.editing && r.model == parent.Model && strings.Contains(m.notice, "model unchanged")
+	})
+	u.runes("n")
+	u.until("the dialog closed", func(m Model) bool { return retryOf(m) == nil })
+
 	u.runes("R")
 	u.screen("as a new batch? y/N")
 	u.space() // the first (largest) type is no longer retried
