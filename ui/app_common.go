@@ -173,6 +173,16 @@ type common struct {
 	writes *writeQueue
 	// credit warns once when the key's credit runs low (home_watch.go).
 	credit *notify.CreditWatch
+	// tags hands each new screen its own range of generation tags, so
+	// that a closed screen's late answers never match a newer one's.
+	tags int
+}
+
+// tagBase is a fresh range of generation tags for a new screen (a
+// screen counts up from it; 2^20 steps never reach the next range).
+func (c *common) tagBase() int {
+	c.tags++
+	return c.tags << 20
 }
 
 // submittedWithin reports whether batch id was submitted from this

@@ -17,7 +17,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
-	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/record"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/gwdash/gwdash/ui/widgets"
@@ -41,12 +40,6 @@ type batchPollMsg struct{ gen int }
 type batchExplainedMsg struct {
 	gen int
 	err error
-}
-
-type exportedMsg struct {
-	path string
-	n    int
-	err  error
 }
 
 // ---- MODEL ----
@@ -91,7 +84,7 @@ type batchView struct {
 // newBatchView opens a batch; meta is what is known already (from the
 // list), data a full copy already held (then nothing is downloaded).
 func newBatchView(c *common, id string, meta *api.Batch, data *api.BatchData) *batchView {
-	v := &batchView{c: c, keys: DefaultBatchKeys(), id: id, meta: meta}
+	v := &batchView{c: c, keys: DefaultBatchKeys(), id: id, meta: meta, gen: c.tagBase()}
 	v.ctx, v.cancel = context.WithCancel(c.ctx)
 	if data != nil && data.Batch.Status.Terminal() {
 		v.setData(data)
@@ -192,11 +185,6 @@ func (v *batchView) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case effectiveMsg:
 		return v.onEffective(msg)
-	case exportedMsg:
-		if msg.err != nil {
-			return fail("export failed: " + msg.err.Error())
-		}
-		return say("exported " + format.Plural(msg.n, "result", "results") + " to " + msg.path)
 	case tea.MouseMsg:
 		if !v.subs.open() && v.res != nil {
 			v.res.nav.Wheel(msg)
@@ -299,15 +287,14 @@ func (v *batchView) pollNow() tea.Cmd {
 	return v.start()
 }
 
-// back reports whether esc should leave the batch (true), after it
-// cancelled what it could first.
+// onKey is a key on the batch itself (leaves decides whether esc closes
+// it; here esc clears the filters or stops a capped poll first).
 func (v *batchView) onKey(msg tea.KeyMsg) tea.Cmd {
 	if v.res != nil && v.res.search.Typing {
-		cmd, done, changed := v.res.search.Key(msg)
+		cmd, _, changed := v.res.search.Key(msg)
 		if changed {
 			v.res.apply()
 		}
-		_ = done
 		return cmd
 	}
 	k := v.keys
@@ -542,6 +529,9 @@ func (v *batchView) Typing() bool {
 func (v *batchView) Dialog() bool { return v.subs.dialog() }
 
 func (v *batchView) Busy() string {
+	if b := v.subs.busy(); b != "" {
+		return b
+	}
 	if v.loading {
 		return "loading " + textsafe.Line(v.id)
 	}

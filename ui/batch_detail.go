@@ -16,6 +16,7 @@ import (
 	"github.com/gwdash/gwdash/internal/atomicfile"
 	"github.com/gwdash/gwdash/internal/export"
 	"github.com/gwdash/gwdash/internal/format"
+	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/textsafe"
 	"github.com/gwdash/gwdash/ui/widgets"
 )
@@ -158,10 +159,15 @@ func (v *batchView) startExport() tea.Cmd {
 func (v *batchView) export(path string) tea.Cmd {
 	d := v.shownData()
 	idx := append([]int32(nil), v.res.view...)
+	// The result is a notice for the shell: it is said even when the
+	// batch was closed meanwhile.
+	failed := func(err error) tea.Msg {
+		return failNotice("export failed: " + textsafe.Line(present.Plain(err)))
+	}
 	return v.c.track(func() tea.Msg {
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return exportedMsg{err: err}
+			return failed(err)
 		}
 		var buf bytes.Buffer
 		x, err := export.NewWriter(&buf, export.FormatOf(abs))
@@ -177,9 +183,9 @@ func (v *batchView) export(path string) tea.Cmd {
 			err = atomicfile.Write(abs, buf.Bytes(), 0o644)
 		}
 		if err != nil {
-			return exportedMsg{err: err}
+			return failed(err)
 		}
-		return exportedMsg{path: abs, n: len(idx)}
+		return notice("exported " + format.Plural(len(idx), "result", "results") + " to " + textsafe.Line(abs))
 	})
 }
 

@@ -352,9 +352,8 @@ func (v *batchView) onEffective(msg effectiveMsg) tea.Cmd {
 // the parent's place, and esc goes back to all batches.
 func (v *batchView) become(b *api.Batch) tea.Cmd {
 	v.stop()
-	gen, w, h := v.gen, v.w, v.h
-	*v = *newBatchView(v.c, b.ID, b, nil)
-	v.gen = gen + 1 // answers to the parent's commands are dropped
+	w, h := v.w, v.h
+	*v = *newBatchView(v.c, b.ID, b, nil) // its own tags: the parent's answers are dropped
 	v.SetSize(w, h)
 	return v.start()
 }
@@ -571,6 +570,17 @@ func (r *retryDialog) View() string {
 func (r *retryDialog) stopEditing() {
 	r.editing = false
 	r.input.Blur()
+}
+
+// Busy says what the dialog waits for (the status bar shows it).
+func (r *retryDialog) Busy() string {
+	switch {
+	case r.planning:
+		return "making the retry plan"
+	case r.sending:
+		return "submitting the retry"
+	}
+	return ""
 }
 
 func (r *retryDialog) Help() string {

@@ -111,7 +111,7 @@ type diffRowPane struct {
 }
 
 func newDiffView(c *common, idA, idB string) *diffView {
-	v := &diffView{c: c, keys: DefaultDiffKeys(), rk: DefaultDiffRowKeys(), idA: idA, idB: idB, loading: true,
+	v := &diffView{c: c, keys: DefaultDiffKeys(), rk: DefaultDiffRowKeys(), idA: idA, idB: idB, loading: true, gen: c.tagBase(),
 		tbl: widgets.NewTable(
 			widgets.Column{Title: "CUSTOM_ID", Keep: 2, Min: 10, Tail: true},
 			widgets.Column{Title: "CHANGE", Keep: 9, Max: 10},

@@ -341,7 +341,7 @@ func (p *playground) openProviders(model string) tea.Cmd {
 	if err := api.ValidateModel(model); err != nil {
 		return say("no model to list the providers of: pick or type one first")
 	}
-	p.provGen++
+	p.provGen = p.c.tagBase() // the panel's reloads count up from it
 	p.stack.push(newProvidersPanel(p.c, model, api.SplitList(p.settings.Value(setOrder)), p.provGen))
 	return endpointsCmd(p.c.client, p.c.ctx, model, p.provGen)
 }

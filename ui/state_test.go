@@ -555,3 +555,27 @@ func TestAgeTicksOnlyWhenTheTextChanges(t *testing.T) {
 		}
 	}
 }
+
+// A closed batch's late answer never reaches the batch opened after it:
+// each batch screen has its own tags.
+func TestALateAnswerOfAClosedBatchIsDropped(t *testing.T) {
+	m := stateModel(t, fakeBatches(), Options{}, 140, 40)
+	m = drive(m, keyMsg("enter"))
+	first := batchOf(m)
+	if first == nil {
+		t.Fatal("enter opens a batch")
+	}
+	firstID, firstGen := first.id, first.gen
+	m = drive(m, keyMsg("esc"))
+	m = drive(m, keyMsg("down"))
+	m = drive(m, keyMsg("enter"))
+	second := batchOf(m)
+	if second == nil || second.id == firstID {
+		t.Fatal("the second row opens another batch")
+	}
+	late := &api.Batch{ID: firstID, Status: api.BatchInProgress, Model: "late/answer"}
+	m = drive(m, batchFetchedMsg{gen: firstGen, data: &api.BatchData{Batch: late}, at: time.Now()})
+	if b := batchOf(m); b != second || b.meta == nil || b.meta.ID != second.id || strings.Contains(viewOf(m), "late/answer") {
+		t.Fatalf("the first batch's late answer reached the second:\n%s", viewOf(m))
+	}
+}
