@@ -45,8 +45,10 @@ const (
 )
 
 type submitDialog struct {
-	c        *common
-	w, h     int
+	c    *common
+	w, h int
+	// sub holds "discard this batch?" (esc on a filled-in form).
+	sub      stack
 	row      submitRow
 	path     widgets.PathInput
 	endpoint int
@@ -67,7 +69,7 @@ func newSubmitDialog(c *common) *submitDialog {
 		model = ms[0]
 	}
 	d := &submitDialog{c: c, keys: DefaultSubmitKeys(), path: widgets.NewPathInput("file › ", ""), model: widgets.NewInput("model › ", "<provider>/<model>", 200, model),
-		fieldErr: map[submitRow]string{}, model0: model}
+		fieldErr: map[submitRow]string{}, model0: model, seq: c.tagBase()}
 	return d
 }
 
@@ -77,10 +79,26 @@ func (d *submitDialog) SetSize(w, h int) {
 	d.model.Width = max(10, w-12)
 }
 
-func (d *submitDialog) Typing() bool { return d.row != submitEndpoint }
-func (d *submitDialog) Help() string { return "submitting a batch" }
+func (d *submitDialog) Typing() bool {
+	if s := d.sub.top(); s != nil {
+		return s.Typing()
+	}
+	return d.row != submitEndpoint
+}
 
-func (d *submitDialog) KeyMap() help.KeyMap { return d.keys }
+func (d *submitDialog) Help() string {
+	if s := d.sub.top(); s != nil {
+		return s.Help()
+	}
+	return "submitting a batch"
+}
+
+func (d *submitDialog) KeyMap() help.KeyMap {
+	if s := d.sub.top(); s != nil {
+		return s.KeyMap()
+	}
+	return d.keys
+}
 
 func (d *submitDialog) focus(r submitRow) tea.Cmd {
 	d.row = r
@@ -146,10 +164,27 @@ type submitted struct{ batch *api.Batch }
 func (d *submitDialog) Update(msg tea.Msg) (tea.Cmd, action) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if key.Matches(msg, d.keys.Cancel) && !d.sending {
-			return say("nothing submitted"), cancelled
+		if d.sub.open() {
+			cmd, a := d.sub.update(msg)
+			if ans, ok := a.value.(answer); ok {
+				if ans.yes {
+					return tea.Batch(cmd, say("nothing submitted")), cancelled
+				}
+				return tea.Batch(cmd, say("still submitting: ctrl+s submits")), noAction
+			}
+			return cmd, noAction
 		}
-		return d.key(msg), noAction
+		switch {
+		case !key.Matches(msg, d.keys.Cancel):
+			return d.key(msg), noAction
+		case d.sending:
+			return say("submitting…: the server's answer closes the dialog"), noAction
+		case d.Unsaved() != "":
+			// a filled-in form is not thrown away by one key
+			d.sub.push(newQuestion(d.c, widgets.NewConfirm("discard this batch? It is not submitted", "discard"), "answering y/N"))
+			return nil, noAction
+		}
+		return say("nothing submitted"), cancelled
 	case widgets.PathCompletedMsg:
 		d.path.Completed(msg)
 	case submitCheckedMsg:
@@ -320,6 +355,9 @@ func (d *submitDialog) View() string {
 		}
 	default:
 		lines = append(lines, s.Success.Render("✓ "+format.Plural(len(c.reqs), "request", "requests")+" ready")+s.Muted.Render(" · ctrl+s submits"))
+	}
+	if q, asking := d.sub.inline(); asking {
+		lines = append(lines, q)
 	}
 	if d.sending {
 		lines = append(lines, s.Busy.Render("submitting…"))

@@ -70,6 +70,33 @@ func TestQDoesNotQuitFromTheSubmitFormOnItsNavigation(t *testing.T) {
 	}
 }
 
+// esc on a filled-in submit form asks before the form goes; an empty one
+// closes at once.
+func TestEscOnAFilledSubmitFormAsks(t *testing.T) {
+	m := stateModel(t, fakeBatches(), Options{}, 120, 40)
+	for _, k := range []string{"s", "b", "esc"} {
+		m = drive(m, keyMsg(k))
+	}
+	home := homeOf(m)
+	if home.submitting() == nil || !strings.Contains(viewOf(m), "discard this batch? It is not submitted") {
+		t.Fatalf("esc threw the typed path away:\n%s", viewOf(m))
+	}
+	m = drive(m, keyMsg("n"))
+	if d := home.submitting(); d == nil || d.path.Input.Value() != "b" || d.sub.open() {
+		t.Fatal("n keeps the form as typed")
+	}
+	m = drive(m, keyMsg("esc"))
+	m = drive(m, keyMsg("y"))
+	if home.submitting() != nil || !strings.Contains(m.notice, "nothing submitted") {
+		t.Fatalf("y discards: %q", m.notice)
+	}
+	m = drive(m, keyMsg("s"))
+	m = drive(m, keyMsg("esc"))
+	if home.submitting() != nil {
+		t.Fatal("esc on an untouched form closes it")
+	}
+}
+
 func TestQuitWithAnEditedFormAsksOnceAndASecondCtrlCQuits(t *testing.T) {
 	m := stateModel(t, oneDest(), Options{View: "destinations"}, 140, 50)
 	m = drive(m, keyMsg("enter"))
