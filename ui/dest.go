@@ -169,7 +169,7 @@ func (v *destView) onPage(msg destPageMsg) tea.Cmd {
 	v.updated = v.c.now()
 	fresh := v.pager.Destinations(msg.page)
 	v.rows = append(v.rows, fresh...)
-	v.known.add(v.work, fresh)
+	v.known.add(v.c.opts.Workspace, fresh)
 	v.total = msg.page.TotalCount
 	v.apply()
 	cmds := []tea.Cmd{cleared, v.seen(fresh...)}

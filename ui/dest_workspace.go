@@ -23,13 +23,16 @@ import (
 type knownWorkspaces struct {
 	count  map[string]int
 	config string
+	// seen are the destinations counted (a list read again, or w pressed
+	// again, counts each once); bounded like a list walk.
+	seen map[string]bool
 }
 
 const maxKnownWorkspaces = 64
 
 func (k *knownWorkspaces) add(config string, ds []api.Destination) {
 	if k.count == nil {
-		k.count = map[string]int{}
+		k.count, k.seen = map[string]int{}, map[string]bool{}
 	}
 	if config = strings.ToLower(config); api.IsUUID(config) {
 		k.config = config
@@ -39,10 +42,11 @@ func (k *knownWorkspaces) add(config string, ds []api.Destination) {
 	}
 	for _, d := range ds {
 		id := strings.ToLower(d.WorkspaceID)
-		if !api.IsUUID(id) {
+		if !api.IsUUID(id) || k.seen[d.ID] || len(k.seen) >= api.MaxListRows {
 			continue
 		}
 		if _, ok := k.count[id]; ok || len(k.count) < maxKnownWorkspaces {
+			k.seen[d.ID] = true
 			k.count[id]++
 		}
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -405,6 +406,14 @@ func TestWorkspaceKeyOffersKnownWorkspaces(t *testing.T) {
 	m = drive(m, keyMsg("tab"))
 	if w, _ := find[*workspacePrompt](&destOf(m).stack); w == nil || w.input.Value() != gateway.DefaultWorkspace {
 		t.Fatal("tab did not put the workspace of the listed destinations")
+	}
+	counted := maps.Clone(destOf(m).known.count)
+	m = drive(m, keyMsg("esc"))
+	m = drive(m, keyMsg("r"))
+	m = drive(m, keyMsg("w"))
+	m = drive(m, keyMsg("tab"))
+	if !maps.Equal(counted, destOf(m).known.count) {
+		t.Fatalf("w again and a refresh counted the same destinations again: %v, then %v", counted, destOf(m).known.count)
 	}
 	m = drive(m, keyMsg("enter"))
 	var asked bool
