@@ -102,30 +102,21 @@ func ExpandHome(p string) string {
 	return p
 }
 
+// maxCandidates bounds the names a completion keeps (a few are drawn).
+const maxCandidates = 64
+
 // CompletePath completes the last element of a path from its directory.
+// The typed text is split as typed ("~/" stays "~/"); only the directory
+// read is expanded. A directory of any size is read in batches and at
+// most maxCandidates names are kept.
 func CompletePath(seq int, value string) tea.Cmd {
 	return func() tea.Msg {
-		expanded := ExpandHome(value)
-		dir, base := filepath.Split(expanded)
-		lookIn := dir
+		dir, base := filepath.Split(value)
+		lookIn := ExpandHome(dir)
 		if lookIn == "" {
 			lookIn = "."
 		}
-		entries, err := os.ReadDir(lookIn)
-		if err != nil {
-			return PathCompletedMsg{seq: seq, value: value}
-		}
-		var names []string
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), base) && (base != "" || !strings.HasPrefix(e.Name(), ".")) {
-				n := e.Name()
-				if e.IsDir() {
-					n += string(filepath.Separator)
-				}
-				names = append(names, n)
-			}
-		}
-		sort.Strings(names)
+		names := matchingNames(lookIn, base)
 		if len(names) == 0 {
 			return PathCompletedMsg{seq: seq, value: value}
 		}
@@ -135,10 +126,35 @@ func CompletePath(seq int, value string) tea.Cmd {
 				common = common[:len(common)-1]
 			}
 		}
-		prefix := value[:len(value)-len(base)]
-		if strings.HasPrefix(value, "~/") && !strings.HasPrefix(prefix, "~/") {
-			prefix = value[:len(value)-len(base)]
-		}
-		return PathCompletedMsg{seq: seq, value: prefix + common, candidates: names}
+		return PathCompletedMsg{seq: seq, value: dir + common, candidates: names}
 	}
+}
+
+// matchingNames are the entries of dir that start with base (hidden ones
+// only when base asks for them), directories with a separator, sorted;
+// at most maxCandidates.
+func matchingNames(dir, base string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var names []string
+	for len(names) < maxCandidates {
+		entries, err := f.ReadDir(256)
+		for _, e := range entries {
+			if len(names) < maxCandidates && strings.HasPrefix(e.Name(), base) && (base != "" || !strings.HasPrefix(e.Name(), ".")) {
+				n := e.Name()
+				if e.IsDir() {
+					n += string(filepath.Separator)
+				}
+				names = append(names, n)
+			}
+		}
+		if err != nil {
+			break // io.EOF: all read
+		}
+	}
+	sort.Strings(names)
+	return names
 }
