@@ -64,6 +64,10 @@ func (p *playground) startSave() tea.Cmd {
 	if len(p.turns) == 0 && (p.cmp == nil || p.cmp.panes[0].turn == nil) {
 		return say("nothing to save yet")
 	}
+	if p.running() {
+		// a save now would count the answer still arriving as kept
+		return say("an answer is still streaming: w saves once it ends (esc stops it)")
+	}
 	name := "gwdash-" + what + "-" + p.c.now().Format("20060102-150405") + ".json"
 	sp := newPathPrompt(p.c, "save to › ", filepath.Join(p.c.opts.ExportDir, name), "typing where to save", "nothing saved")
 	p.stack.push(sp)
