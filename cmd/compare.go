@@ -7,9 +7,9 @@ import (
 	"os"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gwdash/gwdash/api"
+	"github.com/gwdash/gwdash/internal/format"
 	"github.com/gwdash/gwdash/internal/present"
 	"github.com/gwdash/gwdash/internal/reqlog"
 	"github.com/gwdash/gwdash/internal/textsafe"
@@ -171,11 +171,7 @@ func (r *contestant) write(s string) {
 		return
 	}
 	if room := r.cap - r.bytes; int64(len(s)) > room {
-		n := int(max(0, room))
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, r.full = s[:n], true
+		s, r.full = format.CutBytes(s, int(max(0, room))), true
 	}
 	n, err := io.WriteString(r.text, s)
 	r.bytes += int64(n)

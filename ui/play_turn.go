@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gwdash/gwdash/api"
@@ -82,11 +81,7 @@ func (t *turn) take(d *transcript.Doc, s string) bool {
 		d.Append(s)
 		return true
 	}
-	cut := int(max(room, 0))
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	d.Append(s[:cut])
+	d.Append(format.CutBytes(s, int(max(room, 0))))
 	t.capped = true
 	return false
 }

@@ -225,7 +225,7 @@ func TextDiff(a, b string) []string {
 	var note []string
 	if len(a) > MaxText || len(b) > MaxText {
 		note = []string{fmt.Sprintf("  (the first %s of each answer compared)", format.Plural(MaxText>>10, "KiB", "KiB"))}
-		a, b = CutBytes(a, MaxText), CutBytes(b, MaxText)
+		a, b = format.CutBytes(a, MaxText), format.CutBytes(b, MaxText)
 	}
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = Timeout
@@ -305,7 +305,7 @@ type Segment struct {
 // were cut to MaxText first).
 func Segments(a, b string) (segs []Segment, cut bool) {
 	if len(a) > MaxText || len(b) > MaxText {
-		a, b, cut = CutBytes(a, MaxText), CutBytes(b, MaxText), true
+		a, b, cut = format.CutBytes(a, MaxText), format.CutBytes(b, MaxText), true
 	}
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = Timeout
@@ -322,18 +322,6 @@ func Segments(a, b string) (segs []Segment, cut bool) {
 		segs = append(segs, Segment{Op: op, Text: d.Text})
 	}
 	return segs, cut
-}
-
-// CutBytes cuts s to at most n bytes, on a rune boundary.
-func CutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for len(s) > 0 && !utf8.ValidString(s[len(s)-min(len(s), 3):]) {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // CutRunes cuts s to n runes and an ellipsis.

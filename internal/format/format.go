@@ -215,6 +215,19 @@ func Float(v float64, prec int) string {
 	return strconv.FormatFloat(v, 'f', min(prec, 8), 64)
 }
 
+// CutBytes cuts s to at most n bytes, at the start of a rune (a rune
+// that would not fit whole goes; nothing before it does).
+func CutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // Middle shortens s to at most max runes by cutting out its middle
 // ("batch_0123…cdef"), so that a long id keeps both its ends readable.
 func Middle(s string, max int) string {

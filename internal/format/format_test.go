@@ -73,3 +73,25 @@ func TestDecimalHasNoFloatResidue(t *testing.T) {
 		}
 	}
 }
+
+func TestCutBytesKeepsEveryWholeRune(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"😀😀x", 4, "😀"},
+		{"😀😀x", 7, "😀"},
+		{"ééx", 4, "éé"},
+		{"ab€€", 5, "ab€"},
+		{"ab€€", 4, "ab"},
+		{"short", 10, "short"},
+		{"abc", 0, ""},
+		{"abc", -1, ""},
+		{"a\xffbc", 3, "a\xffb"}, // an invalid byte early keeps what follows it
+	} {
+		if got := CutBytes(c.in, c.n); got != c.want {
+			t.Errorf("CutBytes(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

@@ -31,10 +31,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gwdash/gwdash/api"
 	"github.com/gwdash/gwdash/internal/atomicfile"
+	"github.com/gwdash/gwdash/internal/format"
 )
 
 // Bounds of the record: per gateway (entries, string lengths) and in
@@ -126,16 +126,7 @@ func eqPtr(a, b *float64) bool { return a == nil && b == nil || a != nil && b !=
 func eqTime(a, b *time.Time) bool { return a == nil && b == nil || a != nil && b != nil && a.Equal(*b) }
 
 // cut bounds a string at MaxText bytes, on a rune boundary.
-func cut(s string) string {
-	if len(s) <= MaxText {
-		return s
-	}
-	s = s[:MaxText]
-	for len(s) > 0 && !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
+func cut(s string) string { return format.CutBytes(s, MaxText) }
 
 // MaxWatched bounds the batches watched until they end (the dashboard's
 // n), per gateway.
