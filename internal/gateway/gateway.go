@@ -317,7 +317,8 @@ func (g *Gateway) record(r *http.Request, kind string, body []byte) {
 	g.recordedBytes += len(body)
 	// The bodies kept are bounded too: a playground conversation sends
 	// its whole history with each prompt, so 200 turns would keep ~30 MB.
-	for g.recordedBytes > g.opts.RecordBytes && len(g.recorded) > 1 {
+	// (With no bodies kept, the count of requests is the only bound.)
+	for g.opts.RecordBytes >= 0 && g.recordedBytes > g.opts.RecordBytes && len(g.recorded) > 1 {
 		g.dropRecorded()
 	}
 }

@@ -74,3 +74,21 @@ func TestRecordedBodiesAreBoundedInMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(g)
 }
+
+// With no bodies kept (the demo), the requests themselves are still kept,
+// up to RecordLimit.
+func TestNoBodiesKeptStillKeepsTheRequests(t *testing.T) {
+	g := New(Options{RecordBytes: -1})
+	for i := 0; i < 3; i++ {
+		do(t, g, "GET", "/api/v1/models", DemoAPIKey, "")
+	}
+	got := g.RequestsTo("GET", "/api/v1/models")
+	if len(got) != 3 {
+		t.Fatalf("%d requests kept, want 3", len(got))
+	}
+	for _, r := range got {
+		if r.Body != nil {
+			t.Fatal("a body was kept")
+		}
+	}
+}
