@@ -327,7 +327,7 @@ func (e *destEditor) key(msg tea.KeyMsg) (tea.Cmd, action) {
 	k := e.form.Keys
 	switch {
 	case key.Matches(msg, k.Back):
-		if e.form.Edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules) {
+		if e.edited() {
 			e.sub.push(newQuestion(e.c, widgets.NewConfirm("discard your edits?", ""), "answering y/N"))
 			return nil, noAction
 		}
@@ -572,14 +572,19 @@ func (v *destView) Dialog() bool { return v.stack.open() || v.filter.Typing }
 // Unsaved says what quitting would lose: edits not saved yet.
 func (v *destView) Unsaved() string { return v.stack.unsaved() }
 
+// edited reports fields or filter rules changed from what was loaded (a
+// new destination: from nothing).
+func (e *destEditor) edited() bool {
+	return e.form.Edited() || rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules)
+}
+
 // Unsaved names edits the editor holds that the server has not got.
 func (e *destEditor) Unsaved() string {
 	if e.kind == editToggle || e.form == nil {
 		return ""
 	}
-	edited := e.form.Edited() || e.kind == editUpdate && rulesToText(e.rulesValue) != rulesToText(e.orig.FilterRules)
 	switch {
-	case !edited:
+	case !e.edited():
 		return ""
 	case e.kind == editCreate:
 		return "a new " + textsafe.Line(e.typ) + " destination not created"

@@ -97,6 +97,26 @@ func TestEscOnAFilledSubmitFormAsks(t *testing.T) {
 	}
 }
 
+// Filter rules given to a new destination are edits: esc asks before they
+// go, and quitting names them.
+func TestEscOnANewDestinationWithRulesAsks(t *testing.T) {
+	m := stateModel(t, oneDest(), Options{View: "destinations"}, 140, 50)
+	m = drive(m, keyMsg("n"))
+	m = drive(m, keyMsg("enter")) // the first type
+	e := destOf(m).editor()
+	if e == nil || e.kind != editCreate {
+		t.Fatal("n and enter open a create form")
+	}
+	e.rulesValue = &api.FilterRules{Enabled: true, Groups: []api.FilterGroup{{Logic: "and", Rules: []api.FilterRule{{Field: "model", Operator: "starts_with", Value: "openai/"}}}}}
+	if destOf(m).Unsaved() == "" {
+		t.Fatal("quitting would not name the rules given")
+	}
+	m = drive(m, keyMsg("esc"))
+	if destOf(m).editor() == nil || !strings.Contains(viewOf(m), "discard your edits?") {
+		t.Fatalf("esc dropped the rules without asking:\n%s", viewOf(m))
+	}
+}
+
 func TestQuitWithAnEditedFormAsksOnceAndASecondCtrlCQuits(t *testing.T) {
 	m := stateModel(t, oneDest(), Options{View: "destinations"}, 140, 50)
 	m = drive(m, keyMsg("enter"))
