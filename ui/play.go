@@ -9,7 +9,6 @@ package ui
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +48,6 @@ type playground struct {
 
 	prompt   textarea.Model
 	model    string
-	recent   []string
 	cat      *api.Catalogue
 	catErr   error
 	catAsked bool
@@ -109,20 +107,10 @@ func newPlayground(c *common) *playground {
 		style = "dark"
 	}
 	p := &playground{c: c, keys: DefaultPlaygroundKeys(), prompt: ta, model: model, settings: newSettingsForm(),
-		recent: appendMissing(recent, c.opts.SuggestedModels), live: map[int]*liveStream{},
-		md: transcript.NewMarkdown(style, c.styles.Renderer.ColorProfile(), c.styles.Muted)}
+		live: map[int]*liveStream{},
+		md:   transcript.NewMarkdown(style, c.styles.Renderer.ColorProfile(), c.styles.Muted)}
 	p.depth.keys = DefaultToolAnswerKeys()
 	return p
-}
-
-// appendMissing appends the items not already in list, in order.
-func appendMissing(list, items []string) []string {
-	for _, x := range items {
-		if !slices.Contains(list, x) {
-			list = append(list, x)
-		}
-	}
-	return list
 }
 
 func (p *playground) Init() tea.Cmd { return nil }

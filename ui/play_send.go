@@ -7,7 +7,6 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/gwdash/gwdash/internal/reqlog"
@@ -125,12 +124,9 @@ func maxOut(req api.ResponseRequest) int {
 	return 0
 }
 
-// remember puts the model first among the recent ones, here and (off the
-// UI loop) in this machine's record.
+// remember puts the model first among the recent ones in this machine's
+// record (off the UI loop; the picker and a new playground read it there).
 func (p *playground) remember(model string) tea.Cmd {
-	if !slices.Contains(p.recent, model) {
-		p.recent = append([]string{model}, p.recent...)
-	}
 	return p.c.remember(func(st *record.Store, base string) { st.UseModel(base, model) })
 }
 
